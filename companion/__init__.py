@@ -1,0 +1,15 @@
+"""Cribbage companion: reads the cards, keeps the count, lights the pegs.
+
+>>> from companion import score_hand, score_play
+>>> score_hand("5H 5C 5S JD", "5D").total
+29
+>>> score_play("TH 5C").spoken
+'Fifteen two'
+"""
+
+from .cards import Card, parse_cards
+from .errors import CompanionError
+from .rules import Score, ScoreItem, score_hand, score_play
+
+__all__ = ["Card", "CompanionError", "Score", "ScoreItem", "parse_cards", "score_hand", "score_play"]
+__version__ = "0.1.0"

@@ -1,0 +1,42 @@
+"""A score with its reasons: the value the show, the play and the game all return, and the screen renders."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreItem:
+    """One scoring combination: ``kind`` (``fifteen``, ``pair``, ``run``, ``flush``, ``nobs``, ``thirty-one``,
+    ``go``, ``last card``, ``heels``...), the cards that made it, and its points."""
+
+    kind: str
+    cards: tuple[Card, ...]
+    points: int
+    label: str = ""
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "cards": [str(c) for c in self.cards], "points": self.points,
+                **({"label": self.label} if self.label else {})}
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The points for one hand, crib or played card: ``total``, the ``items`` that make it, and ``spoken``, the
+    words players say aloud."""
+
+    items: tuple[ScoreItem, ...]
+    spoken: str
+    count: int | None = None  # the running count after a played card; None for the show
+
+    @property
+    def total(self) -> int:
+        return sum(i.points for i in self.items)
+
+    def to_json(self) -> dict:
+        out: dict = {"total": self.total, "items": [i.to_json() for i in self.items], "spoken": self.spoken}
+        if self.count is not None:
+            out["count"] = self.count
+        return out
