@@ -1,0 +1,101 @@
+"""Finding card-shaped things in a frame and flattening them: the geometry half of the card reader."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+#: Size of a flattened card face (width, height) in pixels.
+CARD_W, CARD_H = 200, 290
+#: The work size: frames are scaled so their longer side is at most this many pixels for finding cards.
+WORK_SIDE = 800
+
+
+def order_corners(pts: np.ndarray) -> np.ndarray:
+    """Order four points clockwise (in image coordinates) with the first at the start of a short side, so that
+    warping TL, TR, BR, BL gives an upright (portrait) card."""
+    pts = np.asarray(pts, np.float32).reshape(4, 2)
+    c = pts.mean(0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    pts = pts[np.argsort(ang)]  # clockwise on screen (y down)
+    d01 = np.linalg.norm(pts[1] - pts[0])
+    d12 = np.linalg.norm(pts[2] - pts[1])
+    if d01 > d12:  # make the first side a short one
+        pts = np.roll(pts, -1, axis=0)
+    return pts
+
+
+def warp_card(frame: np.ndarray, corners: np.ndarray, size=(CARD_W, CARD_H)) -> np.ndarray:
+    w, h = size
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
+    return cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def card_masks(small: np.ndarray) -> list[np.ndarray]:
+    """Candidate masks of card stock (bright, nearly colourless pixels) at a few brightness thresholds: the
+    frame's two-class split, and the split of its bright class (white cards on a light grey table)."""
+    mn = small.min(axis=2)
+    sat = small.max(axis=2).astype(np.int16) - mn
+    neutral = sat < 70
+    t1, _ = cv2.threshold(mn, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    levels = [max(t1, 80)]
+    bright = mn[mn > t1]
+    if bright.size > 100:
+        t2, _ = cv2.threshold(bright.reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        if t2 > levels[0] + 15:
+            levels.append(t2)
+    # card outlines cut the mask, so a card touching a bright patch of table stays a shape of its own
+    edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(mn, (3, 3), 0), 20, 60), np.ones((2, 2), np.uint8))
+    kernel = np.ones((3, 3), np.uint8)
+    masks = []
+    for t in levels:
+        mask = ((mn > t) & neutral).astype(np.uint8) * 255
+        masks.append(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel))
+        masks.append(cv2.morphologyEx(mask & ~edges, cv2.MORPH_OPEN, kernel))
+    return masks
+
+
+def find_quads(frame: np.ndarray, *, min_area_frac: float = 0.002):
+    """Card-shaped quadrilaterals in ``frame``: a list of (corners 4x2 in frame coordinates, ordered as
+    :func:`order_corners`), and a list of the remaining card-stock blobs (contours, frame coordinates) that did
+    not look like one whole card (overlapping cards, partly hidden cards)."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) \
+        if scale < 1 else frame
+    sa = small.shape[0] * small.shape[1]
+    quads, blobs = [], []
+    contours = []
+    for mask in card_masks(small):
+        found, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        contours.extend(found)
+    for cnt in contours:
+        area = cv2.contourArea(cnt)
+        if area < min_area_frac * sa or area > 0.9 * sa:
+            continue
+        hull = cv2.convexHull(cnt)
+        peri = cv2.arcLength(hull, True)
+        approx = cv2.approxPolyDP(hull, 0.03 * peri, True)
+        quad = None
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float32)
+        else:
+            rect = cv2.minAreaRect(cnt)
+            box = cv2.boxPoints(rect)
+            if area / max(cv2.contourArea(box), 1) > 0.93:
+                quad = box
+        if quad is not None:
+            qa = cv2.contourArea(quad)
+            sides = np.linalg.norm(quad - np.roll(quad, -1, 0), axis=1)
+            short = (sides[0] + sides[2]) / 2
+            long_ = (sides[1] + sides[3]) / 2
+            ratio = max(short, long_) / max(min(short, long_), 1e-6)
+            if 1.2 < ratio < 1.8 and area / max(qa, 1) > 0.9 and qa / max(cv2.contourArea(hull), 1) > 0.9:
+                q = order_corners(quad / scale)
+                q = q.mean(0) + (q - q.mean(0)) * 1.03  # the mask sits just inside the card's edge
+                if not any(np.abs(q.mean(0) - o.mean(0)).max() < 0.2 * short / scale for o in quads):
+                    quads.append(q)
+                continue
+        blobs.append((cnt.astype(np.float32) / scale))
+    return quads, blobs

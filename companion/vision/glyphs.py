@@ -1,0 +1,127 @@
+"""Cutting the index (rank glyph over suit glyph) out of a flattened card corner and turning it into features."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+RANK_SIZE = (16, 24)  # (w, h) of a normalised rank glyph
+SUIT_SIZE = (16, 16)
+
+
+@dataclass
+class IndexGlyphs:
+    """The index found in one corner: normalised glyph images, their boxes (x, y, w, h) in the corner image,
+    and how red the ink is (white-balanced, about 1 for black ink, 2 or more for red)."""
+
+    rank: np.ndarray
+    suit: np.ndarray
+    rank_box: tuple[int, int, int, int]
+    suit_box: tuple[int, int, int, int]
+    redness: float
+    rank_aspect: float
+    suit_aspect: float
+
+
+def _ink(corner: np.ndarray):
+    """Ink strength in [0, 1] per pixel, the binary ink mask and the paper colour, or None if no contrast."""
+    mn = corner.min(axis=2)
+    paper_level = float(np.percentile(mn, 85))
+    dark_level = float(np.percentile(mn, 1))
+    if paper_level < 60 or paper_level - dark_level < 45:
+        return None
+    t, _ = cv2.threshold(mn, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    t = min(t, dark_level + 0.75 * (paper_level - dark_level))
+    mask = (mn < t).astype(np.uint8)
+    strength = np.clip((paper_level - mn.astype(np.float32)) / max(paper_level - dark_level, 1), 0, 1)
+    paper = corner[mn >= np.percentile(mn, 70)].reshape(-1, 3).mean(0) + 1
+    return strength, mask, paper
+
+
+def _norm_patch(strength: np.ndarray, labels: np.ndarray, ids, box, size) -> np.ndarray:
+    x, y, w, h = box
+    sub = strength[y:y + h, x:x + w]
+    keep = np.isin(labels[y:y + h, x:x + w], ids).astype(np.uint8)
+    keep = cv2.dilate(keep, np.ones((3, 3), np.uint8))
+    patch = cv2.resize(sub * keep, size, interpolation=cv2.INTER_AREA)
+    patch = patch - patch.mean()
+    n = np.linalg.norm(patch)
+    return (patch / n if n > 1e-6 else patch).astype(np.float32)
+
+
+def extract_index(corner: np.ndarray) -> IndexGlyphs | None:
+    """Find the rank glyph and the suit glyph under it in ``corner``, the top-left part of an upright card face
+    (BGR). Returns None when there is no such pair."""
+    if corner.ndim != 3 or corner.shape[0] < 20 or corner.shape[1] < 12:
+        return None
+    ink = _ink(corner)
+    if ink is None:
+        return None
+    strength, mask, paper = ink
+    H, W = mask.shape
+    m = max(2, int(W * 0.07))
+    mask[:m, :] = 0
+    mask[:, :m] = 0
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    comps = []
+    min_h = H * 0.06
+    for i in range(1, n):
+        x, y, w, h, a = stats[i]
+        if a < 10 or h < min_h or h > H * 0.45 or w > W * 0.75:
+            continue
+        if x + w >= W - 1 or y + h >= H - 1:  # runs off the corner: art or a frame, not an index
+            continue
+        if a / float(w * h) < 0.12:
+            continue
+        comps.append((int(x), int(y), int(w), int(h), i))
+    if len(comps) < 2:
+        return None
+    comps.sort(key=lambda c: c[1])
+    for k, top in enumerate(comps[:3]):
+        x, y, w, h, i = top
+        group = [top]
+        for c in comps:
+            if c is top:
+                continue
+            ov = min(y + h, c[1] + c[3]) - max(y, c[1])
+            gap = max(c[0] - (x + w), x - (c[0] + c[2]))
+            if ov > 0.6 * min(h, c[3]) and gap < 0.6 * h and abs(c[3] - h) < 0.35 * h:
+                group.append(c)
+        gx0 = min(c[0] for c in group)
+        gy0 = min(c[1] for c in group)
+        gx1 = max(c[0] + c[2] for c in group)
+        gy1 = max(c[1] + c[3] for c in group)
+        rh = gy1 - gy0
+        rcx = (gx0 + gx1) / 2
+        suit = None
+        for c in comps:
+            if c in group or c[1] < gy1 - 0.15 * rh:
+                continue
+            if c[1] - gy1 > 0.9 * rh:
+                break
+            ccx = c[0] + c[2] / 2
+            if abs(ccx - rcx) < max(gx1 - gx0, c[2]) * 0.6 and 0.3 * rh < c[3] < 1.3 * rh:
+                suit = c
+                break
+        if suit is None:
+            continue
+        rbox = (gx0, gy0, gx1 - gx0, gy1 - gy0)
+        sbox = suit[:4]
+        ids = [c[4] for c in group]
+        rank = _norm_patch(strength, labels, ids, rbox, RANK_SIZE)
+        suitp = _norm_patch(strength, labels, [suit[4]], sbox, SUIT_SIZE)
+        sel = np.isin(labels, ids + [suit[4]])
+        inkcol = corner[sel].reshape(-1, 3).astype(np.float32) / paper
+        b, g, r = np.median(inkcol, axis=0)
+        redness = float((1.02 - min(b, g)) / max(1.02 - r, 0.05))
+        return IndexGlyphs(rank, suitp, rbox, sbox, redness, rbox[2] / rbox[3], sbox[2] / sbox[3])
+    return None
+
+
+def features(g: IndexGlyphs) -> tuple[np.ndarray, np.ndarray]:
+    """Feature vectors (rank, suit) for the classifiers."""
+    fr = np.concatenate([g.rank.ravel(), [np.log(g.rank_aspect)]]).astype(np.float32)
+    fs = np.concatenate([g.suit.ravel(), [np.log(g.suit_aspect)]]).astype(np.float32)
+    return fr, fs
