@@ -1,0 +1,105 @@
+"""Keys, clicks and touches to screen commands.
+
+The same small set of actions as the buttons on the board (``OK``, ``GO``, ``UNDO``, ``REDO``, ``MENU``, ``NEXT``,
+``PREV``), plus ``SELECT`` for a touch on something drawn (a card, a menu line, a rank) and ``QUIT``. An action's
+``value`` is its lower-case name, the same word the board's controls use, so the app can treat both alike.
+
+>>> import pygame
+>>> command_for_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_u, mod=0))
+ScreenCommand(action=<Action.UNDO: 'undo'>, index=None, card=None, target=None)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import pygame
+
+from ..cards import Card
+from .draw import Drawn
+
+
+class Action(str, Enum):
+    OK = "ok"
+    GO = "go"
+    UNDO = "undo"
+    REDO = "redo"
+    MENU = "menu"
+    NEXT = "next"
+    PREV = "prev"
+    SELECT = "select"
+    QUIT = "quit"
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenCommand:
+    """An action; for ``SELECT``, what was touched: a card (with its index on screen) or a named target."""
+
+    action: Action
+    index: int | None = None
+    card: Card | None = None
+    target: str | None = None
+
+
+KEYS: dict[int, Action] = {
+    pygame.K_RETURN: Action.OK, pygame.K_KP_ENTER: Action.OK, pygame.K_SPACE: Action.OK,
+    pygame.K_g: Action.GO,
+    pygame.K_u: Action.UNDO, pygame.K_BACKSPACE: Action.UNDO,
+    pygame.K_r: Action.REDO,
+    pygame.K_m: Action.MENU, pygame.K_ESCAPE: Action.MENU, pygame.K_TAB: Action.MENU,
+    pygame.K_RIGHT: Action.NEXT, pygame.K_DOWN: Action.NEXT, pygame.K_n: Action.NEXT,
+    pygame.K_LEFT: Action.PREV, pygame.K_UP: Action.PREV, pygame.K_p: Action.PREV,
+    pygame.K_q: Action.QUIT,
+}
+"""Keys for a keyboard at the table: Enter/Space OK, G go, U/Backspace undo, R redo, M/Esc/Tab menu, arrows
+next/prev, Q quit. Ctrl+Z and Ctrl+Y (or Ctrl+Shift+Z) undo and redo too; 1-9 select the n-th card."""
+
+
+def command_for_key(key: int, mod: int = 0) -> ScreenCommand | None:
+    if mod & pygame.KMOD_CTRL:
+        if key == pygame.K_z:
+            return ScreenCommand(Action.REDO if mod & pygame.KMOD_SHIFT else Action.UNDO)
+        if key == pygame.K_y:
+            return ScreenCommand(Action.REDO)
+        if key == pygame.K_q:
+            return ScreenCommand(Action.QUIT)
+        return None
+    if pygame.K_1 <= key <= pygame.K_9:
+        return ScreenCommand(Action.SELECT, index=key - pygame.K_1)
+    action = KEYS.get(key)
+    return ScreenCommand(action) if action else None
+
+
+def command_at(pos: tuple[int, int], drawn: Drawn | None) -> ScreenCommand | None:
+    """What a touch at ``pos`` selects on the drawn screen: the topmost card, else a target, else nothing."""
+    if drawn is None:
+        return None
+    card = drawn.card_at(pos)
+    if card is not None:
+        return ScreenCommand(Action.SELECT, index=card.index, card=card.card, target=card.role or "card")
+    target = drawn.target_at(pos)
+    if target is not None:
+        return ScreenCommand(Action.SELECT, index=target.index, target=target.name)
+    return None
+
+
+def command_for_event(event: pygame.event.Event, drawn: Drawn | None = None) -> ScreenCommand | None:
+    """The command for one pygame event, or None. Touches and clicks are hit-tested against ``drawn``."""
+    if event.type == pygame.KEYDOWN:
+        return command_for_key(event.key, getattr(event, "mod", 0))
+    if event.type == pygame.QUIT:
+        return ScreenCommand(Action.QUIT)
+    if event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 1) == 1:
+        if getattr(event, "touch", False):
+            return None  # SDL also sends FINGERDOWN for a touch: handle it once, there
+        return command_at(event.pos, drawn)
+    if event.type == pygame.FINGERDOWN and drawn is not None:
+        w, h = drawn.size
+        return command_at((int(event.x * w), int(event.y * h)), drawn)
+    if event.type == pygame.MOUSEWHEEL:  # a rotary encoder seen as a wheel, or a real wheel
+        return ScreenCommand(Action.PREV if event.y > 0 else Action.NEXT) if event.y else None
+    return None
+
+
+__all__ = ["KEYS", "Action", "ScreenCommand", "command_at", "command_for_event", "command_for_key"]
