@@ -55,7 +55,7 @@ def score_play(cards: str | Iterable[CardLike]) -> Score:
         if ranks[-1] - ranks[0] == n - 1 and len(set(ranks)) == n:
             items.append(ScoreItem("run", tuple(series[-n:]), n, f"a run of {number_words(n)}"))
             break
-    return Score(tuple(items), spoken_play(count, items), count)
+    return Score(tuple(items), None, count)
 
 
 def spoken_play(count: int, items: list[ScoreItem]) -> str:

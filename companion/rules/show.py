@@ -20,16 +20,28 @@ from .words import number_words, sentence
 
 HAND_SIZES = (3, 4, 5)
 
-# Index subsets of n cards with two or more cards, per n: fifteens are searched over these.
-_SUBSETS = {n: [c for k in range(2, n + 1) for c in combinations(range(n), k)] for n in range(2, 8)}
+def _subset_plan(n: int) -> list[tuple[int, int, int, tuple[int, ...]]]:
+    """For n cards: every subset as (mask, mask less its lowest card, index of that card, indices), smallest
+    subsets first, so each subset's total is one addition to a smaller subset's total."""
+    plan = []
+    for size in range(1, n + 1):
+        for idx in combinations(range(n), size):
+            mask = sum(1 << i for i in idx)
+            plan.append((mask, mask & (mask - 1), idx[0], idx))
+    return plan
+
+
+_PLANS = {n: _subset_plan(n) for n in range(1, 8)}
 
 
 def fifteens(cards: Sequence[Card]) -> list[ScoreItem]:
     """Every distinct combination of cards whose values total 15, 2 points each."""
     values = [c.value for c in cards]
+    totals = [0] * (1 << len(cards))
     out = []
-    for idx in _SUBSETS[len(cards)]:
-        if sum(values[i] for i in idx) == 15:
+    for mask, rest, first, idx in _PLANS[len(cards)]:
+        total = totals[mask] = totals[rest] + values[first]
+        if total == 15:  # one card is at most 10, so this is always two or more cards
             out.append(ScoreItem("fifteen", tuple(cards[i] for i in idx), 2))
     return out
 
@@ -103,7 +115,7 @@ def score_hand(hand: str | Iterable[CardLike], starter: CardLike, *, crib: bool 
             raise DuplicateCard(f"{c} appears twice in the hand and starter")
         seen.add(c)
     items = rank_items(every) + _flush(cards, start, crib) + _nobs(cards, start)
-    return Score(tuple(items), spoken_show(items))
+    return Score(tuple(items))  # the spoken form is derived from the items when asked for
 
 
 # --- the spoken form -------------------------------------------------------------------------------------------
