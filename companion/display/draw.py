@@ -141,6 +141,27 @@ def ellipsize(text: str, size: int, max_width: int) -> str:
     return text.rstrip() + "..." if text else ""
 
 
+_fitted: dict[tuple[str, int, int, int | None], tuple[str, int]] = {}
+
+
+def clear_caches() -> None:
+    """Forget rendered texts and fitted sizes (the fonts stay loaded)."""
+    _texts.clear()
+    _fitted.clear()
+
+
+def fit_text(text: str, size: int, max_width: int, min_size: int | None = None) -> tuple[str, int]:
+    """The text and font size to draw ``text`` within ``max_width``: smaller type first, then "..." (cached)."""
+    key = (text, size, max_width, min_size)
+    out = _fitted.get(key)
+    if out is None:
+        if len(_fitted) > 4000:
+            _fitted.clear()
+        fitted = fit_size(text, size, max_width, min_size)
+        out = _fitted[key] = (ellipsize(text, fitted, max_width), fitted)
+    return out
+
+
 class Canvas:
     """A surface plus the record of what was drawn on it."""
 
@@ -162,8 +183,7 @@ class Canvas:
              role: str = "", max_width: int | None = None, min_size: int | None = None) -> pygame.Rect:
         """Draw one line of text; with ``max_width`` shrink it to fit, and only then cut it with "..."."""
         if max_width is not None:
-            size = fit_size(text, size, max_width, min_size)
-            text = ellipsize(text, size, max_width)
+            text, size = fit_text(text, size, max_width, min_size)
         if not text:
             return pygame.Rect(pos, (0, 0))
         surf = render_text(text, size, colour)
