@@ -73,7 +73,9 @@ class BoardAnimator:
             return
         for i, (front, _) in enumerate(view.sides):
             before = old.sides[i][0] if i < len(old.sides) else 0
-            if front > before:
+            if front > before and self._animating(i, now):
+                self._walks.pop(i, None)  # scored again mid-walk: show the truth at once rather than hide it longer
+            elif front > before:
                 holes = min(front, view.target) - before
                 duration = min(self.max_walk, self.seconds_per_hole * holes)
                 self._walks[i] = _Walk(i, before, min(front, view.target), now, duration)
@@ -86,6 +88,10 @@ class BoardAnimator:
             self._sweep_t0 = now if walk is None else walk.t0 + walk.duration + self.blink_delay + self.blink
         elif view.winner is None:
             self._sweep_t0 = None
+
+    def _animating(self, side: int, now: float) -> bool:
+        walk = self._walks.get(side)
+        return walk is not None and now < walk.t0 + walk.duration + self.blink_delay + self.blink
 
     def busy(self, now: float) -> bool:
         """True while a walk, blink or sweep is running (the pulse goes on for ever and does not count)."""

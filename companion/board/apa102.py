@@ -9,8 +9,8 @@ On the wire an update is a start frame of 32 zero bits, one 32-bit frame per LED
 brightness, then blue, green, red), and an end frame of zeros: 32 bits for the SK9822's latch plus half a clock per
 LED for the APA102's data to reach the end of the chain.
 
->>> APA102.encode_frame([(255, 0, 0), (0, 0, 8)], brightness=31).hex()
-'00000000ff0000ffe108000000000000' + '00'
+>>> APA102.encode_frame([(255, 0, 0), (0, 0, 8)], brightness=31).hex(" ", -4)
+'00000000 ff0000ff ff080000 00000000 00'
 """
 
 from __future__ import annotations
@@ -32,10 +32,13 @@ class APA102(SPIDevice):
     wire (``"bgr"`` for genuine APA102 and SK9822); ``rate`` the SPI clock in Hz, where the interface allows it.
     Other keyword arguments select the bus as for any gpiozero SPI device (``port``/``device`` or the pins).
 
+    >>> from gpiozero import Device
     >>> from gpiozero.pins.mock import MockFactory
-    >>> chain = APA102(3, pin_factory=MockFactory())
+    >>> Device.pin_factory = MockFactory()     # on a Pi: leave it to gpiozero
+    >>> chain = APA102(3)
     >>> chain.show([(255, 255, 255)] * 3)
     >>> chain.close(); chain.close()
+    >>> Device.pin_factory.reset()
     """
 
     def __init__(self, count: int, *, brightness: int = 31, order: str = "bgr", rate: int = 8_000_000,

@@ -28,10 +28,13 @@ REG_TEST = 0x0F
 class MAX7219Chain(SPIDevice):
     """``chips`` MAX7219s daisy-chained on one SPI bus; ``intensity`` 0-15 for every chip.
 
+    >>> from gpiozero import Device
     >>> from gpiozero.pins.mock import MockFactory
-    >>> with MAX7219Chain(2, pin_factory=MockFactory()) as chain:
+    >>> Device.pin_factory = MockFactory()     # on a Pi: leave it to gpiozero
+    >>> with MAX7219Chain(2) as chain:
     ...     chain.count
     128
+    >>> Device.pin_factory.reset()
     """
 
     def __init__(self, chips: int = 1, *, intensity: int = 8, threshold: int = 1, rate: int = 1_000_000,
@@ -98,6 +101,7 @@ class MAX7219Chain(SPIDevice):
                     self._rows[chip][digit] = values[chip]
 
     def close(self) -> None:
+        """Shut the chips down (all dark) and release the bus; safe to call twice."""
         if getattr(self, "_spi", None):
             try:
                 self._write_all(REG_SHUTDOWN, [0] * self._chips)

@@ -1,10 +1,13 @@
 """The peg board: a composite that maps holes to LEDs, owns the LED chain, and falls back to the virtual board.
 
+>>> from gpiozero import Device
 >>> from gpiozero.pins.mock import MockFactory
->>> with PegBoard("test-strip-30", pin_factory=MockFactory()) as board:
+>>> Device.pin_factory = MockFactory()     # on a Pi: leave it to gpiozero
+>>> with PegBoard("test-strip-30") as board:
 ...     frame = board.show_view(PegView(((3, 1), (0, 0)), target=25))
 ...     board.chain.frame[2]
 (232, 32, 42)
+>>> Device.pin_factory.reset()
 """
 
 from __future__ import annotations

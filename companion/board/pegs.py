@@ -112,7 +112,7 @@ def board_frame(layout: Layout, view: PegView, *, front_level: float = FRONT_LEV
         front, back = view.sides[i]
         colour = layout.sides[i].colour
         led = peg_led(layout, i, back, view.target, back=True)
-        if led is not None and back != front:
+        if led is not None and (back != front or back == 0):
             frame[led] = scale(colour, back_level)
         lap = lap_of(layout, front, view.target)
         laps = layout.sides[i].laps
