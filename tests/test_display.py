@@ -44,6 +44,9 @@ def check_layout(drawn: Drawn) -> None:
     for t in drawn.texts:
         for c in drawn.cards:
             assert not t.rect.colliderect(c.rect), f"{t.text!r} ({t.role}) lies on card {c.card}"
+        for target in drawn.targets:  # a text is inside a button or clear of it
+            assert target.rect.contains(t.rect) or not target.rect.colliderect(t.rect), \
+                f"{t.text!r} ({t.role}) is half on the {target.name} button {target.index}"
 
 
 def texts(drawn: Drawn, role: str) -> list[str]:

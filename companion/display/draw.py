@@ -263,7 +263,7 @@ def draw_card(surface: pygame.Surface, card: Card, rect: pygame.Rect, *, highlig
               dim: bool = False) -> None:
     """A plain vector card: big rank, suit shape, red or black, and the suit letter as a second cue.
 
-    A card lower than 64 pixels is drawn as a chip: rank and suit side by side.
+    A card wider than it is tall is drawn as a chip: rank and suit side by side.
     """
     radius = max(3, rect.h // 12)
     if highlighted:
@@ -273,7 +273,7 @@ def draw_card(surface: pygame.Surface, card: Card, rect: pygame.Rect, *, highlig
     pygame.draw.rect(surface, CARD_EDGE, rect, 1, border_radius=radius)
     colour = suit_colour(card.suit)
     rank = RANK_TEXT.get(card.rank, str(card.rank))
-    if rect.h < 64:
+    if rect.w >= rect.h:
         size = max(12, int(rect.h * 0.9))
         surf = render_text(rank, size, colour)
         pip = rect.h * 0.5

@@ -83,6 +83,29 @@ def game_long_run() -> Game:
     return game
 
 
+def scripted_states(variant: str, names: tuple[str, ...], seed: int = 7):
+    """A whole scripted game of ``variant`` from shuffled decks: the play state with the longest series, and the
+    final state."""
+    import random
+
+    from ..cards import full_deck
+    from ..rules.autoplay import script_game
+
+    rng = random.Random(seed)
+    decks = []
+    for _ in range(80):
+        deck = full_deck()
+        rng.shuffle(deck)
+        decks.append(deck)
+    game = Game()
+    best = None
+    for event in script_game(variant, names, decks):
+        game.apply(event)
+        if game.state.phase == "play" and (best is None or len(game.state.series) >= len(best.series)):
+            best = game.state
+    return best, game.state
+
+
 def sample_views() -> dict[str, object]:
     """Named views: the main screens at the moments that matter, from scripted games."""
     run = game_long_run().state
@@ -110,6 +133,11 @@ def sample_views() -> dict[str, object]:
         "correction-owner": CorrectionView("owner", card=Card.parse("QS"), owners=PLAYERS, selected=1),
         "camera": sample_camera_view(),
     }
+    for variant, names in (("three-hand", ("Ann", "Ben", "Cat")), ("four-hand", ("Ann", "Ben", "Cat", "Dan"))):
+        play, end = scripted_states(variant, names)
+        views[f"play-{variant}"] = view_from_state(play)
+        views[f"scoreboard-{variant}"] = view_from_state(play, screen="scoreboard")
+        views[f"game-over-{variant}"] = view_from_state(end)
     return views
 
 
@@ -153,5 +181,5 @@ def sample_camera_view():
 
 
 __all__ = ["HAND_29", "HAND_RUN", "game_29", "game_long_run", "new_game_menu", "sample_camera_view",
-           "sample_views", "settings_menu"]
+           "sample_views", "scripted_states", "settings_menu"]
 

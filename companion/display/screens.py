@@ -283,33 +283,38 @@ def draw_play(surface: pygame.Surface, view: TableView) -> Drawn:
 
 
 def _series(canvas: Canvas, lay: Layout, rect: pygame.Rect, view: TableView) -> None:
+    """One row per player, cards in the order laid (each card in its own column, so the turns interleave).
+    Two rows carry their name above the cards; three or four rows carry it on the left, to keep the cards big."""
     rows = view.series or ()
     if not rows:
         return
     pad = lay.pad
     n = len(rows)
     band_h = rect.h // n
-    name_size = min(lay.fs(30, 16), int(band_h * 0.28 / 0.8))
+    beside = n > 2
+    name_size = min(lay.fs(30, 16), int(band_h * (0.4 if beside else 0.28) / 0.8))
     name_h = text_size("Mg", name_size)[1]
-    card_h = int((band_h - name_h - pad) / 1.12)
+    name_w = int(rect.w * 0.2) if beside else 0
+    card_h = int((band_h - (0 if beside else name_h) - pad) / 1.12)
     card_w, card_h = card_size_for(card_h)
+    cards = pygame.Rect(rect.x + name_w, rect.y, rect.w - name_w, rect.h)
     total = max([o for r in rows for o, _ in r.cards] + [-1]) + 1
     columns = max(total, 4)
-    step = min(card_w + pad, (rect.w - card_w) / max(1, columns - 1))
+    step = min(card_w + pad, (cards.w - card_w) / max(1, columns - 1))
     hi = view.last_score.highlighted if view.last_score else frozenset()
     for i, row in enumerate(rows):
         band = pygame.Rect(rect.x, rect.y + i * band_h, rect.w, band_h)
         side = view.sides[row.side] if 0 <= row.side < len(view.sides) else None
         colour = side.colour if side else FG
         msize = int(name_h * 0.8)
+        name_y = band.centery - name_h // 2 if beside else band.y + pad // 2
         if side:
-            draw_marker(canvas.surface, side.marker, (band.x + msize // 2 + 2, band.y + pad // 2 + name_h // 2),
-                        msize, colour)
-        canvas.text(row.name, (band.x + msize + pad, band.y + pad // 2), name_size, colour, role="row-name",
-                    max_width=band.w - msize - pad)
+            draw_marker(canvas.surface, side.marker, (band.x + msize // 2 + 2, name_y + name_h // 2), msize, colour)
+        canvas.text(row.name, (band.x + msize + pad, name_y), name_size, colour, role="row-name",
+                    max_width=(name_w if beside else band.w) - msize - 2 * pad)
         y = band.bottom - card_h - pad // 2
         for order, card in row.cards:
-            r = pygame.Rect(int(rect.x + order * step), y, card_w, card_h)
+            r = pygame.Rect(int(cards.x + order * step), y, card_w, card_h)
             canvas.card(card, r, highlighted=card in hi, role="series", index=order)
 
 
@@ -663,14 +668,14 @@ def _choose(canvas: Canvas, lay: Layout, body: pygame.Rect, view: CorrectionView
     strips_h = int(body.h * 0.5)
     top = pygame.Rect(body.x, body.y, body.w, body.h - strips_h)
     card_w, card_h = card_size_for(top.h * 0.82)
-    top.y += card_h // 8
     size = lay.fs(34, 18)
     arrow = text_size("becomes", size)[0]
     x = top.centerx - (2 * card_w + arrow + 4 * pad) // 2
+    y = top.y + card_h // 8  # room for the lift of the highlighted card
     if view.card is not None:
-        canvas.card(view.card, pygame.Rect(x, top.y, card_w, card_h), dim=True, role="old")
-    canvas.text("becomes", (x + card_w + 2 * pad, top.y + card_h // 2), size, DIM, anchor="midleft", role="label")
-    canvas.card(view.choice, pygame.Rect(x + card_w + arrow + 4 * pad, top.y, card_w, card_h), highlighted=True,
+        canvas.card(view.card, pygame.Rect(x, y, card_w, card_h), dim=True, role="old")
+    canvas.text("becomes", (x + card_w + 2 * pad, y + card_h // 2), size, DIM, anchor="midleft", role="label")
+    canvas.card(view.choice, pygame.Rect(x + card_w + arrow + 4 * pad, y, card_w, card_h), highlighted=True,
                 role="new")
     strip_h = (strips_h - pad) // 2
     ranks = pygame.Rect(body.x, top.bottom + pad // 2, body.w, strip_h)
