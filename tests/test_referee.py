@@ -1,0 +1,161 @@
+"""The referee: what the table does becomes the right game events, and what it is unsure of becomes a question."""
+
+from __future__ import annotations
+
+from companion.rules.events import Go, NewGame, Play
+from companion.rules.game import Game
+from companion.rules.variants import Options
+from companion.referee import Referee
+
+
+def referee(variant="six-card", players=("Ann", "Bob"), dealer=0, **options) -> Referee:
+    return Referee(Game([NewGame(variant, players, Options(**options), dealer)]))
+
+
+def lay(ref: Referee, *moves: str):
+    """'seat2 TH' lays TH in seat 2's row (Bob, game seat 1)."""
+    out = []
+    for move in moves:
+        zone, card = move.split()
+        out += ref.card_laid(zone, card)
+    return out
+
+
+def fronts(ref):
+    return [s.front for s in ref.state.sides]
+
+
+def test_a_jack_starter_pegs_heels_and_the_play_follows_the_rows():
+    ref = referee()
+    lay(ref, "starter JH")
+    assert fronts(ref) == [2, 0] and ref.state.phase == "play"
+    decisions = lay(ref, "seat2 TH", "seat1 5S")
+    assert decisions[-1].reason == "Ann played 5S: Fifteen two"
+    assert fronts(ref) == [4, 0]
+
+
+def test_go_inferred_when_the_next_player_lays_a_card():
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH", "seat1 KS", "seat2 5C")  # 25, Ann's turn
+    decisions = lay(ref, "seat2 4C")  # Bob lays again: Ann must have said go
+    assert decisions[0].reason.startswith("go inferred for Ann")
+    assert [type(e).__name__ for e in decisions[0].events] == ["Go", "Play"]
+    assert ref.state.count == 29
+
+
+def test_go_inferred_from_a_card_the_count_could_only_take_after_a_restart():
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH", "seat1 KS", "seat2 9C")  # 29, Ann's turn
+    decisions = lay(ref, "seat1 5H")  # 34 would be over 31: both said go, Bob took the point, Ann leads again
+    assert [type(e).__name__ for e in decisions[0].events] == ["Go", "Go", "Play"]
+    assert fronts(ref) == [0, 1] and ref.state.count == 5
+
+
+def test_a_row_turned_face_down_ends_the_series():
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH", "seat1 KS", "seat2 9C")
+    ref.row_face_down("seat1")
+    assert ref.state.count == 0 and fronts(ref) == [0, 1]
+
+
+def test_one_press_of_undo_takes_back_a_whole_inferred_decision():
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH", "seat1 KS", "seat2 9C")
+    state = ref.state
+    lay(ref, "seat1 5H")  # go, go, play
+    ref.undo()
+    assert ref.state == state
+
+
+def test_an_illegal_play_becomes_a_question_not_a_guess():
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH")
+    state = ref.state
+    assert lay(ref, "seat2 5C") == []  # Bob again at 10: Ann could have played anything
+    assert ref.state == state
+    (q,) = ref.questions
+    assert q.kind == "illegal" and "Ann's turn" in q.text and q.card == "5C"
+
+
+def test_a_card_outside_every_row_asks_whose_it_is():
+    ref = referee()
+    lay(ref, "starter 2D")
+    assert lay(ref, "elsewhere TH") == []
+    (q,) = ref.questions
+    assert q.kind == "whose-card" and q.choices == ("Ann", "Bob")
+    ref.answer(q, 1)
+    assert ref.state.series[-1] == (1, ref.state.series[-1][1]) and str(ref.state.series[-1][1]) == "TH"
+    assert ref.questions == []
+
+
+def test_a_misread_card_corrected_recomputes_its_score():
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH", "seat1 6S")  # read as 6S, it was 5S
+    ref.replace_card("6S", "5S")
+    assert fronts(ref) == [2, 0]
+
+
+def test_the_show_is_counted_from_the_cards_seen_in_the_play_and_the_crib_when_turned_up():
+    ref = referee()
+    lay(ref, "starter 5D", "seat2 JD", "seat1 4H", "seat2 5H", "seat1 4S", "seat2 5C")
+    ref.go()  # Ann cannot play at 28
+    ref.go()  # nor Bob: one for the go to Bob
+    decisions = lay(ref, "seat1 6C", "seat2 5S", "seat1 6D")  # last card to Ann; then the show counts itself
+    shows = [d.reason for d in decisions if "hand" in d.reason]
+    assert shows[0].startswith("Bob's hand: 29.") and shows[1].startswith("Ann's hand: 24.")
+    assert ref.state.next_show is None  # waiting for the crib to be turned up
+    lay(ref, "crib AC", "crib 2C", "crib 3H")
+    assert ref.state.phase == "show"
+    decisions = lay(ref, "crib KS")
+    assert decisions[-1].reason.startswith("Ann's crib: ")
+    assert ref.state.phase == "deal" and ref.state.dealer == 1
+
+
+def test_the_five_card_show_reads_the_cards_it_never_saw():
+    ref = referee("five-card")
+    lay(ref, "starter 5D", "seat2 TH", "seat1 KS", "seat2 9C")
+    ref.go()
+    ref.go()  # the old game stops at the first go
+    assert ref.state.phase == "show"
+    lay(ref, "seat2 2C")  # Bob's third card, never played
+    assert ref.state.shows[0].seat == 1 and len(ref.state.shows[0].cards) == 3
+    assert ref.state.next_show == 0
+
+
+def test_counting_out_in_the_show_stops_the_game_at_once():
+    ref = referee()
+    ref.correction(1, 100, "carried over")
+    lay(ref, "starter 5D", "seat2 JD", "seat1 4H", "seat2 5H", "seat1 4S", "seat2 5C")
+    ref.go()
+    ref.go()
+    lay(ref, "seat1 6C", "seat2 5S", "seat1 6D")
+    assert ref.state.phase == "over" and ref.state.winner == 1
+    assert len(ref.state.shows) == 1  # Ann's hand is never counted
+
+
+def test_three_players_go_sequence_from_the_table():
+    ref = referee("three-hand", ("Ann", "Bob", "Cy"), dealer=2)
+    lay(ref, "starter 2D", "seat1 TH", "seat2 TS", "seat3 5C")  # 25
+    lay(ref, "seat2 4C")  # Ann could not play: go inferred for her
+    lay(ref, "seat3 AH")  # 30
+    ref.go()  # Bob
+    ref.go()  # Cy: the go point to Cy, who played last
+    assert ref.state.scores[-1].reason == "go" and ref.state.scores[-1].seat == 2
+    assert ref.state.turn == 0
+
+
+def test_muggins_asks_for_the_claim_and_offers_missed_points():
+    ref = referee(muggins=True)
+    lay(ref, "starter 5D", "seat2 JD", "seat1 4H", "seat2 5H", "seat1 4S", "seat2 5C")
+    ref.go()
+    ref.go()
+    lay(ref, "seat1 6C", "seat2 5S", "seat1 6D")
+    (q,) = ref.questions
+    assert q.kind == "claim" and "Bob" in q.text
+    before = fronts(ref)
+    ref.answer(q, 20)
+    assert fronts(ref)[1] == before[1] + 20
+    offer = next(q for q in ref.questions if q.kind == "muggins")
+    assert offer.points == 9 and offer.seat == 0
+    ref.answer(offer, "take")
+    assert fronts(ref)[0] == before[0] + 9
