@@ -1,0 +1,150 @@
+"""Controls: buttons and the encoder driven on mock pins, and the keyboard, give the right commands."""
+
+from __future__ import annotations
+
+import os
+import queue
+import time
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from companion.board.controls import Command, Controls, ControlsConfig, command_for_event, command_for_key
+from companion.errors import ConfigError
+
+HOLD = 0.05
+
+
+@pytest.fixture
+def factory():
+    f = MockFactory()
+    Device.pin_factory = f
+    yield f
+    f.reset()
+    Device.pin_factory = None
+
+
+@pytest.fixture
+def controls(factory):
+    got: list[Command] = []
+    c = Controls(5, 6, 13, encoder=(20, 21), encoder_button=16, on_command=got.append, hold_time=HOLD,
+                 bounce_time=None)
+    c.got = got
+    yield c
+    c.close()
+
+
+def press(factory, pin, seconds=0.0):
+    factory.pin(pin).drive_low()
+    if seconds:
+        time.sleep(seconds)
+    factory.pin(pin).drive_high()
+
+
+def wait_for(got, n, timeout=1.0):
+    end = time.monotonic() + timeout
+    while len(got) < n and time.monotonic() < end:
+        time.sleep(0.005)
+
+
+def test_ok_and_menu(factory, controls):
+    press(factory, 5)
+    press(factory, 13)
+    press(factory, 16)
+    assert controls.got == [Command.OK, Command.MENU, Command.OK]
+
+
+def test_undo_tapped_is_undo(factory, controls):
+    press(factory, 6)
+    assert controls.got == [Command.UNDO]
+
+
+def test_undo_held_is_redo_and_not_undo(factory, controls):
+    factory.pin(6).drive_low()
+    wait_for(controls.got, 1)
+    time.sleep(HOLD)
+    factory.pin(6).drive_high()
+    assert controls.got == [Command.REDO]
+    press(factory, 6)
+    assert controls.got == [Command.REDO, Command.UNDO]
+
+
+def turn(factory, a, b, clockwise):
+    first, second = (a, b) if clockwise else (b, a)
+    factory.pin(first).drive_low()
+    factory.pin(second).drive_low()
+    factory.pin(first).drive_high()
+    factory.pin(second).drive_high()
+
+
+def test_the_encoder_gives_next_and_prev(factory, controls):
+    turn(factory, 20, 21, True)
+    turn(factory, 20, 21, True)
+    turn(factory, 20, 21, False)
+    assert controls.got == [Command.NEXT, Command.NEXT, Command.PREV]
+
+
+def test_the_encoder_pins_are_debounced(factory):
+    with Controls(None, None, None, encoder=(20, 21), on_command=lambda c: None, bounce_time=0.004) as c:
+        assert c.encoder.a.pin.bounce_time == 0.004 and c.encoder.b.pin.bounce_time == 0.004
+
+
+def test_commands_go_to_a_queue(factory):
+    q: queue.Queue = queue.Queue()
+    with Controls(5, None, None, on_command=q, bounce_time=None):
+        press(factory, 5)
+    assert q.get_nowait() is Command.OK
+
+
+def test_from_config_and_close_frees_the_pins(factory):
+    got = []
+    c = Controls.from_config({"ok": 17, "undo": 27, "menu": 22, "hold_time": HOLD, "bounce_time": 0},
+                             on_command=got.append)
+    press(factory, 22)
+    assert got == [Command.MENU]
+    c.close()
+    c.close()
+    assert c.closed
+    Controls.from_config({"ok": 17, "undo": 27, "menu": 22}, on_command=got.append).close()
+
+
+def test_a_failing_constructor_frees_what_it_took(factory):
+    from gpiozero import Button
+    blocker = Button(13)
+    with pytest.raises(Exception):
+        Controls(5, 6, 13, on_command=print)
+    blocker.close()
+    Controls(5, 6, 13, on_command=print).close()   # 5 and 6 were released
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"okay": 5}, "controls.okay: unknown key"),
+    ({"encoder_a": 20}, "give both encoder pins"),
+    ({"ok": 5, "undo": 5}, "used twice"),
+    ({"ok": "five"}, "expected a pin number"),
+])
+def test_bad_control_config(data, message):
+    with pytest.raises(ConfigError, match=message):
+        ControlsConfig.from_mapping(data)
+
+
+def test_keyboard_commands():
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    def key(k, mod=0):
+        return command_for_event(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod))
+
+    assert key(pygame.K_RETURN) is Command.OK
+    assert key(pygame.K_SPACE) is Command.OK
+    assert key(pygame.K_g) is Command.GO
+    assert key(pygame.K_BACKSPACE) is Command.UNDO
+    assert key(pygame.K_z, pygame.KMOD_LCTRL) is Command.UNDO
+    assert key(pygame.K_z, pygame.KMOD_LCTRL | pygame.KMOD_LSHIFT) is Command.REDO
+    assert key(pygame.K_y, pygame.KMOD_RCTRL) is Command.REDO
+    assert key(pygame.K_ESCAPE) is Command.MENU
+    assert key(pygame.K_RIGHT) is Command.NEXT and key(pygame.K_LEFT) is Command.PREV
+    assert key(pygame.K_x) is None
+    assert command_for_event(pygame.event.Event(pygame.KEYUP, key=pygame.K_RETURN)) is None
+    assert command_for_key(pygame.K_KP_ENTER) is Command.OK

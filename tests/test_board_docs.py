@@ -1,0 +1,23 @@
+"""The examples in the board modules' docstrings run."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+from gpiozero import Device
+
+MODULES = ["layout", "pegs", "animation", "apa102", "max7219", "virtual", "pegboard", "controls", "emulators"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(f"companion.board.{name}")
+    try:
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    finally:
+        if Device.pin_factory is not None:
+            Device.pin_factory.reset()
+        Device.pin_factory = None
+    assert result.failed == 0
