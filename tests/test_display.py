@@ -211,12 +211,14 @@ def test_corrections(views, surfaces):
 
 
 def test_menu_scrolls_to_the_selected_line(surfaces):
-    from companion.display.samples import new_game_menu
+    from companion.display.menus import new_game_menu
 
-    menu = new_game_menu(selected=10)
-    drawn = draw_screen(surfaces[(480, 320)], menu)
-    check_layout(drawn)
-    assert "Start" in texts(drawn, "label")
+    menu = new_game_menu("four-hand", ("Ann", "Ben", "Cat", "Dan"), selected=12)
+    assert menu.items[-1].key == "start" and len(menu.items) == 13
+    for size in SIZES:
+        drawn = draw_screen(surfaces[size], menu)
+        check_layout(drawn)
+        assert "Start the game" in texts(drawn, "label")
 
 
 def test_large_type_at_800x480(views, surfaces):

@@ -14,6 +14,7 @@ returns what it drew (:class:`Drawn`: texts, cards and touch targets with their 
 from .draw import CardItem, Drawn, Target, TextItem
 from .input import Action, ScreenCommand, command_for_event
 from .layout import SIZES, Layout
+from .menus import calibration_menu, new_game_menu, settings_menu
 from .screens import (SCREENS, draw_camera, draw_correction, draw_game_over, draw_history, draw_menu, draw_play,
                       draw_scoreboard, draw_screen, draw_show, screen_for)
 from .view import (CAMERA_LOST, LED_UNAVAILABLE, CameraView, CorrectionView, HistoryEntry, ItemView, MenuItem,
@@ -25,7 +26,7 @@ __all__ = [
     "CAMERA_LOST", "LED_UNAVAILABLE", "SCREENS", "SIZES", "Action", "CameraView", "CardItem", "CorrectionView",
     "Display", "Drawn", "HistoryEntry", "ItemView", "Layout", "MenuItem", "MenuView", "Message", "ScoreView",
     "ScreenCommand", "SeenCard", "SeriesRow", "ShowView", "SideView", "TableView", "Target", "TextItem",
-    "ZoneView", "card_seen_twice", "choose_driver", "command_for_event", "draw_camera", "draw_correction",
+    "ZoneView", "calibration_menu", "card_seen_twice", "choose_driver", "command_for_event", "draw_camera", "draw_correction",
     "draw_game_over", "draw_history", "draw_menu", "draw_play", "draw_scoreboard", "draw_screen", "draw_show",
-    "parse_size", "screen_for", "show_view", "view_from_state",
+    "new_game_menu", "parse_size", "screen_for", "settings_menu", "show_view", "view_from_state",
 ]

@@ -15,9 +15,10 @@ from ..cards import Card, parse_cards
 from ..rules.events import Correction, Deal, Discard, Go, NewGame, Play, Show, Starter
 from ..rules.game import Game
 from ..rules.play import LIMIT
-from ..rules.variants import VARIANTS, Options
-from .view import (CAMERA_LOST, LED_UNAVAILABLE, CameraView, CorrectionView, MenuItem, MenuView, SeenCard,
-                   ZoneView, card_seen_twice, view_from_state)
+from ..rules.variants import Options
+from .menus import calibration_menu, new_game_menu, settings_menu
+from .view import (CAMERA_LOST, LED_UNAVAILABLE, CameraView, CorrectionView, SeenCard, ZoneView, card_seen_twice,
+                   view_from_state)
 
 PLAYERS = ("Alice", "Bob")
 
@@ -128,6 +129,8 @@ def sample_views() -> dict[str, object]:
         "messages": view_from_state(run, games_won=won, messages=(CAMERA_LOST, card_seen_twice("5H"),
                                                                    LED_UNAVAILABLE)),
         "menu-new-game": new_game_menu(),
+        "menu-settings": settings_menu(),
+        "menu-calibration": calibration_menu(),
         "correction-pick": CorrectionView("pick", cards=tuple(parse_cards("4C 2D 6H 5S 3C 7D")), selected=2),
         "correction-choose": CorrectionView("choose", card=Card.parse("6H"), rank=8, suit="H", field="rank"),
         "correction-owner": CorrectionView("owner", card=Card.parse("QS"), owners=PLAYERS, selected=1),
@@ -139,28 +142,6 @@ def sample_views() -> dict[str, object]:
         views[f"scoreboard-{variant}"] = view_from_state(play, screen="scoreboard")
         views[f"game-over-{variant}"] = view_from_state(end)
     return views
-
-
-def new_game_menu(variant: str = "six-card", names: tuple[str, ...] = PLAYERS, selected: int = 0) -> MenuView:
-    """The new-game menu: variant, sides, names, colours and the rules options."""
-    v = VARIANTS[variant]
-    o = Options()
-    items = [MenuItem("Variant", v.title or v.name, "variant"), MenuItem("Target", str(v.target), "target"),
-             MenuItem("Players", str(v.players), "players")]
-    items += [MenuItem(f"Player {i + 1}", n, f"name-{i}") for i, n in enumerate(names)]
-    items += [MenuItem("Colours", "blue circle, orange square", "colours"),
-              MenuItem("Muggins", "on" if o.muggins else "off", "muggins"),
-              MenuItem("Low-ball", "on" if o.lowball else "off", "lowball"),
-              MenuItem("Skunk worth", f"{o.worth.skunk} games", "worth"), MenuItem("Start", "", "start")]
-    return MenuView("New game", tuple(items), selected)
-
-
-def settings_menu() -> MenuView:
-    return MenuView("Settings", (MenuItem("Screen size", "800x480", "size"), MenuItem("Speech", "on", "speech"),
-                                 MenuItem("LED brightness", "40%", "brightness"),
-                                 MenuItem("Calibrate camera", "", "calibrate-camera"),
-                                 MenuItem("Check LEDs", "", "calibrate-leds"),
-                                 MenuItem("Check buttons", "", "calibrate-buttons")))
 
 
 def sample_camera_view():
@@ -180,6 +161,6 @@ def sample_camera_view():
     return CameraView(frame, 1, zones, cards, "camera 0 · 15 fps")
 
 
-__all__ = ["HAND_29", "HAND_RUN", "game_29", "game_long_run", "new_game_menu", "sample_camera_view",
-           "sample_views", "scripted_states", "settings_menu"]
+__all__ = ["HAND_29", "HAND_RUN", "game_29", "game_long_run", "sample_camera_view", "sample_views",
+           "scripted_states"]
 

@@ -322,6 +322,9 @@ def _last_score(canvas: Canvas, lay: Layout, rect: pygame.Rect, view: TableView)
     score = view.last_score
     panel(canvas.surface, rect, PANEL)
     if score is None:
+        if view.turn:
+            canvas.text(f"{view.turn} to play", rect.center, min(lay.fs(40), int(rect.h * 0.6 / 0.8)), DIM,
+                        anchor="center", role="spoken", max_width=rect.w - 2 * lay.pad)
         return
     pad = lay.pad
     side = view.sides[score.side] if score.side is not None and 0 <= score.side < len(view.sides) else None
@@ -592,10 +595,12 @@ def draw_game_over(surface: pygame.Surface, view: TableView) -> Drawn:
         draw_marker(canvas.surface, side.marker, (row.x + pad + msize // 2, row.centery), msize, side.colour)
         s = canvas.text(str(side.score), (row.right - pad, row.centery + 2), size, FG, anchor="midright",
                         role="score")
-        g = canvas.text(f"games {side.games_won}", (s.left - 2 * pad, row.centery), small, DIM, anchor="midright",
-                        role="games")
+        right = s.left
+        if played:
+            right = canvas.text(f"games {side.games_won}", (s.left - 2 * pad, row.centery), small, DIM,
+                                anchor="midright", role="games").left
         canvas.text(side.name, (row.x + 2 * pad + msize, row.centery), size, side.colour, anchor="midleft",
-                    role="name", max_width=g.left - row.x - 3 * pad - msize)
+                    role="name", max_width=right - row.x - 3 * pad - msize)
     return canvas.drawn()
 
 
