@@ -13,9 +13,18 @@ VENV_FLAGS := $(if $(IS_PI),--system-site-packages,)
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 
+# On the Pi, numpy, OpenCV and gpiozero come from apt (picamera2 is built against apt's numpy: a pip numpy 2 on
+# top breaks it), so only the pure-Python rest is installed from PyPI.
+PI_PIP := 'pygame-ce>=2.4' 'platformdirs>=3' 'pytest>=7.4' 'hypothesis>=6.80'
+
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
+ifeq ($(IS_PI),1)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(BIN)/python -m pip install --quiet $(PI_PIP)
+else
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+endif
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -32,3 +41,20 @@ screenshots: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
+
+# On the Raspberry Pi: install as a systemd service (see systemd/README.md).
+install-service:
+	@test -n "$(IS_PI)" || { echo "install-service is for a Raspberry Pi (this is not one)"; exit 2; }
+	sudo id -u companion >/dev/null 2>&1 || sudo useradd --system --create-home --home-dir /var/lib/companion \
+		--groups gpio,spi,i2c,video,render,input,audio companion
+	sudo mkdir -p /opt/companion /etc/companion
+	sudo rsync -a --delete --exclude .venv --exclude .git ./ /opt/companion/
+	sudo python3 -m venv --system-site-packages /opt/companion/.venv
+	sudo /opt/companion/.venv/bin/python -m pip install --quiet --no-deps /opt/companion
+	sudo /opt/companion/.venv/bin/python -m pip install --quiet 'pygame-ce>=2.4' 'platformdirs>=3'
+	sudo test -f /etc/companion/companion.toml || sudo cp companion.example.toml /etc/companion/companion.toml
+	sudo install -m 644 systemd/companion.service /etc/systemd/system/companion.service
+	sudo systemctl disable --now getty@tty1.service || true
+	sudo systemctl daemon-reload
+	sudo systemctl enable --now companion.service
+	@echo "Installed. Logs: journalctl -u companion -f"

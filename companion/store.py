@@ -4,6 +4,7 @@ Each accepted event is committed (WAL journal, ``synchronous=FULL``) before anyt
 nothing that was shown. On start the unfinished game is resumed by replaying its events. Finished games are kept
 as history with per-player statistics.
 
+>>> from companion.rules.events import Deal
 >>> store = EventStore(":memory:")
 >>> game = store.start(NewGame("six-card", ("Ann", "Bob")))
 >>> _ = game.apply(Deal())

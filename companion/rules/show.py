@@ -98,7 +98,7 @@ def score_hand(hand: str | Iterable[CardLike], starter: CardLike, *, crib: bool 
     ``hand`` and ``starter`` are card codes or :class:`~companion.cards.Card` values. Raises ``ValueError``
     subclasses naming the problem: a bad card code, a duplicated card, or a hand of the wrong size.
 
-    >>> score_hand(["JH", "5C", "5S", "5H"], "5D").total
+    >>> score_hand(["JD", "5C", "5S", "5H"], "5D").total
     29
     >>> score_hand("2H 4H 6H 8H", "KS", crib=True).total   # a 4-card flush in the crib scores nothing
     0
