@@ -299,7 +299,7 @@ def test_open_board_without_permission_names_the_spi_group(tmp_path, monkeypatch
 def test_open_board_on_a_pc_says_so(tmp_path):
     model = tmp_path / "model"
     model.write_text("Some PC board")
-    assert "not a Raspberry Pi" in spi_problem(dev_dir=tmp_path, model_file=model)
+    assert "does not look like a Raspberry Pi (Some PC board)" in spi_problem(dev_dir=tmp_path, model_file=model)
 
 
 def test_open_board_with_no_pin_factory_carries_on_virtual(tmp_path, monkeypatch):

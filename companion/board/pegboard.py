@@ -207,9 +207,10 @@ def spi_problem(port: int = 0, device: int = 0, *, dev_dir: str | os.PathLike[st
     except OSError:
         model = ""
     if not node.exists():
-        if model and "raspberry pi" not in model.lower():
-            return (f"this is not a Raspberry Pi ({model}) and has no {node}: showing the virtual board "
-                    f"(set board.driver = \"virtual\" to silence this)")
+        if "raspberry pi" not in model.lower():
+            return (f"no {node}: this does not look like a Raspberry Pi ({model or 'no device-tree model'}); "
+                    f"showing the virtual board (on a Pi, enable SPI with `sudo raspi-config nonint do_spi 0`; "
+                    f"elsewhere set board.driver = \"virtual\" to silence this)")
         return (f"SPI is not enabled (no {node}): enable it with `sudo raspi-config nonint do_spi 0` "
                 f"(or raspi-config > Interface Options > SPI) and reboot; showing the virtual board meanwhile")
     if not os.access(node, os.R_OK | os.W_OK):

@@ -1,0 +1,60 @@
+"""``companion board-test`` on the virtual board, headless."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from companion.board import board_test_cmd
+from companion.board.layout import load_layout
+
+
+@pytest.fixture(autouse=True)
+def dummy_video(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser()
+    board_test_cmd.add_parser(parser.add_subparsers(dest="command"))
+    return parser.parse_args(["board-test", *argv])
+
+
+@pytest.mark.parametrize("name", ["test-strip-30", "seven-card-181"])
+def test_steps_light_each_hole_alone_then_each_track(name):
+    layout = load_layout(name)
+    steps = list(board_test_cmd.steps(layout))
+    holes = list(layout.holes())
+    assert len(steps) == len(holes) + len(layout.sides)
+    for step, (hole, led) in zip(steps, holes):
+        lit = [i for i, c in enumerate(step.frame) if c != (0, 0, 0)]
+        assert lit == [led] and step.led == led
+        assert step.caption == layout.hole_name(hole) and f"LED {led}" in step.detail
+    for step, side in zip(steps[len(holes):], layout.sides):
+        lit = {i for i, c in enumerate(step.frame) if c != (0, 0, 0)}
+        assert lit == {*side.track, *side.start, *side.laps}
+        assert {step.frame[i] for i in lit} == {side.colour}
+
+
+def test_headless_run_with_a_screenshot(tmp_path, capsys):
+    shot = tmp_path / "board.png"
+    args = parse(["--layout", "test-strip-30", "--driver", "virtual", "--headless", "--frames", "5",
+                  "--screenshot", str(shot)])
+    assert args.func(args) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Red start 1") and "LED 25" in out[0]
+    assert out[1].startswith("Red 1 ") and len([line for line in out if "LED" in line]) == 5
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_whole_test_runs_headless(capsys):
+    args = parse(["--layout", "test-strip-30", "--driver", "virtual", "--headless", "--quiet"])
+    assert args.func(args) == 0
+
+
+def test_through_the_companion_command(tmp_path, capsys):
+    from companion.cli import main
+    assert main(["board-test", "--layout", "test-strip-30", "--driver", "virtual", "--headless", "--frames", "2"]) == 0
+    assert main(["board-test", "--layout", "nowhere", "--driver", "virtual", "--headless"]) == 2
+    assert "no board layout 'nowhere'" in capsys.readouterr().err
