@@ -58,3 +58,10 @@ def test_through_the_companion_command(tmp_path, capsys):
     assert main(["board-test", "--layout", "test-strip-30", "--driver", "virtual", "--headless", "--frames", "2"]) == 0
     assert main(["board-test", "--layout", "nowhere", "--driver", "virtual", "--headless"]) == 2
     assert "no board layout 'nowhere'" in capsys.readouterr().err
+
+
+def test_the_board_benchmark_runs(capsys):
+    from tools.bench_board import main
+    assert main(["--repeat", "50", "--writes", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "bytes per update                           1633" in out and "decoded OK" in out
