@@ -65,3 +65,24 @@ def test_the_board_benchmark_runs(capsys):
     assert main(["--repeat", "50", "--writes", "1"]) == 0
     out = capsys.readouterr().out
     assert "bytes per update                           1633" in out and "decoded OK" in out
+
+
+def test_drilling_templates_are_true_scale_and_up_to_date(tmp_path):
+    import xml.etree.ElementTree as ET
+    from pathlib import Path
+
+    from tools.drill_template import main
+
+    assert main(["--out", str(tmp_path)]) == 0
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    for name in ["two-player-121", "seven-card-181", "test-strip-30"]:
+        layout = load_layout(name)
+        svg = (tmp_path / f"{name}.svg").read_text()
+        root = ET.fromstring(svg)
+        w, h = layout.size_mm()
+        assert root.get("width") == f"{w:.2f}mm" and root.get("viewBox").startswith(f"0 0 {w:.2f} ")
+        circles = root.findall("s:circle", ns)
+        assert len(circles) == len(list(layout.holes()))
+        assert {float(c.get("r")) for c in circles} == {layout.hole_mm / 2}
+        committed = Path(__file__).resolve().parents[1] / "hardware" / "drilling" / f"{name}.svg"
+        assert committed.read_text() == svg, "run `python -m tools.drill_template` and commit hardware/drilling"
