@@ -133,11 +133,13 @@ class MarkerDetector:
 _DETECTOR: MarkerDetector | None = None
 
 
-def calibrate_from_markers(frame: np.ndarray, mat: Mat | None = None, *, min_markers: int = 2,
+def calibrate_from_markers(frame: np.ndarray, mat: Mat | None = None, *, min_markers: int = 3,
+                           min_spread: float = 0.2,
                            detector: MarkerDetector | None = None, t: float | None = None) -> Calibration | None:
     """Find the mat in ``frame`` from its markers; ``None`` if fewer than ``min_markers`` of its markers are seen.
 
-    ``mat`` defaults to the mat the marker ids belong to, so any printed mat is recognised by itself.
+    ``mat`` defaults to the mat the marker ids belong to, so any printed mat is recognised by itself. The markers
+    seen must span at least ``min_spread`` of the play area (a few markers bunched together give a poor fit).
     """
     global _DETECTOR
     if detector is None:
@@ -151,9 +153,12 @@ def calibrate_from_markers(frame: np.ndarray, mat: Mat | None = None, *, min_mar
     if len(ids) < min_markers:
         return None
     src = np.array([mat.markers[i] for i in ids], np.float32).reshape(-1, 2)
+    w, h = mat.zones.size_mm
+    if cv2.contourArea(cv2.convexHull(src)) < min_spread * w * h:
+        return None
     dst = np.array([found[i] for i in ids], np.float32).reshape(-1, 2)
     h, inliers = cv2.findHomography(src, dst, cv2.RANSAC, 4.0)
-    if h is None or inliers is None or inliers.sum() < 4 * min(min_markers, 2):
+    if h is None or inliers is None or inliers.sum() < max(12, 0.75 * len(src)):
         return None
     h = h / h[2, 2]
     projected = cv2.perspectiveTransform(src.reshape(-1, 1, 2).astype(np.float64), h).reshape(-1, 2)
@@ -172,7 +177,7 @@ class AutoCalibrator:
     """
 
     def __init__(self, mat: Mat | None = None, *, fallback: Calibration | None = None, interval: float = 3.0,
-                 min_interval: float = 0.25, min_markers: int = 2) -> None:
+                 min_interval: float = 0.25, min_markers: int = 3) -> None:
         self.mat = mat
         self.calibration = fallback
         self.interval = interval

@@ -1,0 +1,132 @@
+"""The card reader: every card in a frame, named, or "unknown" when it cannot be named for sure.
+
+>>> import numpy as np
+>>> recognize(np.zeros((720, 1280, 3), np.uint8))
+[]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .classifier import JUNK, GlyphModel, default_model
+from .detection import BACK, UNKNOWN, Detection
+from .geometry import CARD_H, CARD_W, find_quads, warp_card
+from .glyphs import IndexGlyphs, extract_index, features
+
+#: The part of an upright flattened card searched for the index (fractions of width and height).
+CORNER_W, CORNER_H = 0.27, 0.5
+#: A card is named only at or above this confidence; below it the reader says "unknown".
+ACCEPT = 0.80
+#: Redness (see glyphs.IndexGlyphs) below which ink is surely black, and above which it is surely red.
+BLACK_MAX, RED_MIN = 1.6, 1.08
+
+
+@dataclass
+class CornerRead:
+    code: str | None  # None: an index-like pair was found but not named
+    confidence: float
+    glyphs: IndexGlyphs
+
+
+def _as_bgr(frame) -> np.ndarray | None:
+    if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.size == 0:
+        return None
+    if frame.ndim == 3 and frame.shape[2] not in (1, 3, 4):
+        return None
+    if min(frame.shape[:2]) < 32:
+        return None
+    if frame.dtype != np.uint8:
+        if frame.dtype == bool or not np.issubdtype(frame.dtype, np.number):
+            return None
+        f = np.nan_to_num(frame.astype(np.float32))
+        if np.issubdtype(frame.dtype, np.floating) and f.max() <= 1.0:
+            f = f * 255
+        frame = np.clip(f, 0, 255).astype(np.uint8)
+    if frame.ndim == 2 or frame.shape[2] == 1:
+        return cv2.cvtColor(frame.reshape(frame.shape[:2]), cv2.COLOR_GRAY2BGR)
+    if frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    return np.ascontiguousarray(frame)
+
+
+def read_corner(corner: np.ndarray, model: GlyphModel) -> CornerRead | None:
+    """Name the index in ``corner`` (the top-left part of an upright card face); None if there is no index."""
+    g = extract_index(corner)
+    if g is None:
+        return None
+    fr, fs = features(g)
+    pr = model.rank.probs(fr)[0]
+    ps = model.suit.probs(fs)[0]
+    ri, si = int(pr.argmax()), int(ps.argmax())
+    rank, suit = model.rank.classes[ri], model.suit.classes[si]
+    if rank == JUNK or suit == JUNK:
+        return CornerRead(None, 0.0, g)
+    conf = float(pr[ri] * ps[si])
+    red = suit in "DH"
+    if (red and g.redness < RED_MIN) or (not red and g.redness > BLACK_MAX):
+        conf *= 0.3
+    return CornerRead(rank + suit, conf, g)
+
+
+def _looks_like_back(card: np.ndarray) -> bool:
+    """A face-down card: patterned or coloured almost everywhere inside its margin, index corner included."""
+    mn = card.min(axis=2).astype(np.float32)
+    mx = card.max(axis=2).astype(np.float32)
+    paper = float(np.percentile(mn, 99))
+    if paper < 80:
+        return False
+    h, w = mn.shape
+    white = (mn > 0.82 * paper) & (mx - mn < 40)
+    centre = white[int(0.15 * h):int(0.85 * h), int(0.15 * w):int(0.85 * w)].mean()
+    corner = white[int(0.1 * h):int(0.45 * h), int(0.1 * w):int(0.27 * w)].mean()
+    texture = float(cv2.Laplacian(mn[int(0.15 * h):int(0.85 * h), int(0.15 * w):int(0.85 * w)],
+                                  cv2.CV_32F).std())
+    return centre < 0.15 and corner < 0.25 and texture > 3
+
+
+def read_card(frame: np.ndarray, corners: np.ndarray, model: GlyphModel) -> Detection | None:
+    """Read one whole card at ``corners`` (ordered by geometry.order_corners); None if it is no card."""
+    card = warp_card(frame, corners)
+    cw, ch = int(CARD_W * CORNER_W), int(CARD_H * CORNER_H)
+    reads = [read_corner(card[:ch, :cw], model), read_corner(card[::-1, ::-1][:ch, :cw], model)]
+    named = [r for r in reads if r is not None and r.code is not None]
+    pts = tuple((float(x), float(y)) for x, y in corners)
+    if not named:
+        if _looks_like_back(card):
+            return Detection(BACK, 0.9, pts, True)
+        if any(r is not None for r in reads):
+            return Detection(UNKNOWN, 0.0, pts, True)
+        return None
+    named.sort(key=lambda r: -r.confidence)
+    best = named[0]
+    if len(named) == 2:
+        other = named[1]
+        if other.code == best.code:
+            conf = 1 - (1 - best.confidence) * (1 - other.confidence)
+        else:
+            conf = best.confidence * (1 - other.confidence)
+    else:
+        conf = best.confidence * (0.95 if reads.count(None) else 0.85)
+    if conf < ACCEPT:
+        return Detection(UNKNOWN, conf, pts, True, {"guess": best.code})
+    return Detection(best.code, conf, pts, True)
+
+
+def recognize(frame, *, model: GlyphModel | None = None) -> list[Detection]:
+    """Every card seen in ``frame`` (a BGR image as numpy array, any size): its code, ``"back"`` or ``"unknown"``,
+    a confidence and its corners in image coordinates. Bad frames (empty, wrong shape or type) give ``[]``."""
+    img = _as_bgr(frame)
+    if img is None:
+        return []
+    model = model or default_model()
+    quads, _blobs = find_quads(img)
+    found = []
+    for q in quads:
+        det = read_card(img, q, model)
+        if det is not None:
+            found.append(det)
+    return found

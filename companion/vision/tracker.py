@@ -1,0 +1,418 @@
+"""The tracker: turns the card reader's noisy frame-by-frame sightings into a stable picture of each zone and a list of
+timestamped table changes that the referee can trust.
+
+- A card counts as present once it has been read the same way, at the same spot, in ``k`` of the last ``n`` frames.
+- A card that disappears stays for ``hold`` seconds (a hand passing over it); after that it is removed.
+- Changes: ``laid`` (a card in a zone), ``removed``, ``cleared`` (every card of a zone gone at once), ``face_down``
+  (the cards of a zone turned over, e.g. after a 31), ``moved`` (slid from one zone into another).
+- Conflicts are flagged, not guessed: the same card in two places; a card already played this hand seen again; a
+  card that keeps changing name (a 6 read as a 9) is ``unsure`` until it settles.
+- When the picture has not changed (:class:`FrameDiffer`), recognition is skipped and the last sightings are reused.
+
+>>> from companion.vision.detection import Detection
+>>> tracker = Tracker(recognize=None, k=2, n=3, hold=1.0)
+>>> seen = [Sighting("seat1", "5H", (50.0, 60.0))]
+>>> tracker.observe(seen, 0.0), tracker.observe(seen, 0.1)
+([], [TableChange('laid', 'seat1', ('5H',), 0.0, reported=0.1)])
+>>> tracker.state
+{'seat1': ('5H',)}
+>>> [str(c) for c in tracker.observe([], 0.2) + tracker.observe([], 1.3)]
+['   0.20 s  removed 5H from seat1']
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+import cv2
+import numpy as np
+
+from .calibration import AutoCalibrator, Calibration
+from .detection import BACK, UNKNOWN, Detection
+from .zones import ELSEWHERE
+
+__all__ = ["Conflict", "FrameDiffer", "Sighting", "TableChange", "Tracker"]
+
+LAID, REMOVED, CLEARED, FACE_DOWN, MOVED = "laid", "removed", "cleared", "face_down", "moved"
+TWO_PLACES, REPLAYED, UNSURE = "two_places", "replayed", "unsure"
+_ORDER = {REMOVED: 0, CLEARED: 0, FACE_DOWN: 0, MOVED: 1, LAID: 2}
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """One card read in one frame and placed on the mat: zone, label (code, ``"back"``), position in mat mm."""
+
+    zone: str
+    card: str
+    pos: tuple[float, float] | None = None
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
+class TableChange:
+    """A change of the table. ``time`` is when it happened (the first frame showing it); ``reported`` when the
+    tracker was sure of it. ``cards`` are in the order they were laid; ``from_zone`` is set for ``moved``."""
+
+    kind: str
+    zone: str
+    cards: tuple[str, ...]
+    time: float
+    from_zone: str | None = None
+    reported: float | None = field(default=None, compare=False)
+
+    @property
+    def card(self) -> str | None:
+        return self.cards[0] if len(self.cards) == 1 else None
+
+    @property
+    def key(self) -> tuple[str, str, tuple[str, ...]]:
+        """What must match the truth: kind, zone and cards (not the exact time)."""
+        return (self.kind, self.zone, self.cards)
+
+    def __repr__(self) -> str:
+        extra = f", from_zone={self.from_zone!r}" if self.from_zone else ""
+        return f"TableChange({self.kind!r}, {self.zone!r}, {self.cards!r}, {round(self.time, 3)!r}{extra}, " \
+               f"reported={self.reported if self.reported is None else round(self.reported, 3)!r})"
+
+    def __str__(self) -> str:
+        cards = " ".join(self.cards)
+        text = {LAID: f"laid {cards} in {self.zone}", REMOVED: f"removed {cards} from {self.zone}",
+                CLEARED: f"cleared {self.zone} ({cards})", FACE_DOWN: f"turned {cards} face down in {self.zone}",
+                MOVED: f"moved {cards} from {self.from_zone} to {self.zone}"}[self.kind]
+        return f"{self.time:7.2f} s  {text}"
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Something the tracker will not guess about: ``two_places``, ``replayed`` or ``unsure`` (the card keeps
+    changing name, ``cards`` lists the names it was read as)."""
+
+    kind: str
+    cards: tuple[str, ...]
+    zones: tuple[str, ...]
+    time: float
+
+    def __str__(self) -> str:
+        cards, zones = " or ".join(self.cards), " and ".join(self.zones)
+        return {TWO_PLACES: f"{self.time:7.2f} s  {cards} seen in two places: {zones}",
+                REPLAYED: f"{self.time:7.2f} s  {cards} was already played this hand, seen again in {zones}",
+                UNSURE: f"{self.time:7.2f} s  unsure in {zones}: {cards}?"}[self.kind]
+
+
+class FrameDiffer:
+    """Says whether a frame differs from the last one that was looked at: gray, shrunk to ``size``, blurred; changed
+    if more than ``fraction`` of the pixels moved by more than ``threshold`` levels. Sensor noise does not count."""
+
+    def __init__(self, *, size=(160, 90), threshold: int = 14, fraction: float = 0.002) -> None:
+        self.size = size
+        self.threshold = threshold
+        self.fraction = fraction
+        self._ref: np.ndarray | None = None
+
+    def changed(self, frame: np.ndarray) -> bool:
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        small = cv2.GaussianBlur(cv2.resize(gray, self.size, interpolation=cv2.INTER_AREA), (3, 3), 0)
+        if self._ref is None or self._ref.shape != small.shape:
+            self._ref = small
+            return True
+        moved = np.count_nonzero(cv2.absdiff(small, self._ref) > self.threshold)
+        if moved > self.fraction * small.size:
+            self._ref = small
+            return True
+        return False
+
+    def reset(self) -> None:
+        self._ref = None
+
+
+@dataclass
+class _Track:
+    """The recent history of one label in one zone."""
+
+    hits: deque  # of (time, seen: bool)
+    pos: tuple[float, float] | None = None
+    last_seen: float = -math.inf
+    gone_since: float | None = None
+    run_start: float = -math.inf  # when the current run of sightings began (after a time unseen)
+
+    def count(self) -> int:
+        return sum(1 for _, seen in self.hits if seen)
+
+    def first_hit(self) -> float:
+        return next(t for t, seen in self.hits if seen)
+
+
+class Tracker:
+    """The stable state of every zone, from frames (:meth:`process`) or from placed sightings (:meth:`observe`).
+
+    ``recognize(frame) -> list[Detection]`` reads the cards of a frame; ``calibration`` is a :class:`Calibration`,
+    an :class:`AutoCalibrator` (re-found from the mat's markers as frames come in) or ``None`` (every card then lies
+    ``elsewhere``). Cards in ``ignore`` zones are not tracked (the deck's top card, cards held above the table).
+    While the picture is still, recognition is skipped, except every ``recheck`` seconds while the last reading
+    disagrees with the stable state (a card in place not seen, a new card not yet confirmed).
+    """
+
+    def __init__(self, recognize: Callable[[np.ndarray], list[Detection]] | None,
+                 calibration: Calibration | AutoCalibrator | None = None, *, k: int = 3, n: int = 5,
+                 hold: float = 1.5, still_mm: float = 35.0, same_spot_mm: float = 25.0,
+                 ignore: Iterable[str] = ("deck", ELSEWHERE), differ: FrameDiffer | None = None,
+                 min_confidence: float = 0.0, recheck: float = 0.3) -> None:
+        if not 1 <= k <= n:
+            raise ValueError(f"tracker needs 1 <= k <= n, got k={k!r}, n={n!r}")
+        self.recognize = recognize
+        self.calibrator = calibration if isinstance(calibration, AutoCalibrator) else None
+        self.calibration = calibration if isinstance(calibration, Calibration) else None
+        self.k, self.n, self.hold = k, n, hold
+        self.still_mm, self.same_spot_mm = still_mm, same_spot_mm
+        self.ignore = frozenset(ignore)
+        self.differ = differ if differ is not None else FrameDiffer()
+        self.min_confidence = min_confidence
+        self.recheck = recheck
+        self._recognised_at = -math.inf
+        self.changes: list[TableChange] = []
+        self.conflicts: list[Conflict] = []
+        self.played: set[str] = set()
+        self.frames = 0
+        self.recognised = 0
+        self.last_detections: list[Detection] = []
+        self.last_sightings: list[Sighting] = []
+        self._tracks: dict[tuple[str, str], _Track] = {}
+        self._stable: dict[str, list[str]] = {}  # zone -> cards face up, in the order laid
+        self._down: dict[str, list[str]] = {}  # zone -> cards turned face down there
+        self._open_conflicts: set[tuple] = set()
+        self._back_spots: dict[str, deque] = {}
+
+    # -- the stable picture ------------------------------------------------------------------------------------------
+    @property
+    def state(self) -> dict[str, tuple[str, ...]]:
+        """Zone -> the face-up cards lying there, in the order they were laid (zones with none are left out)."""
+        return {z: tuple(cards) for z, cards in self._stable.items() if cards}
+
+    @property
+    def face_down(self) -> dict[str, tuple[str, ...]]:
+        """Zone -> the cards turned face down there."""
+        return {z: tuple(cards) for z, cards in self._down.items() if cards}
+
+    @property
+    def unsure(self) -> list[Conflict]:
+        """The conflicts still open (cleared when the cards involved settle or leave)."""
+        return [c for c in self.conflicts if (c.kind, c.cards, c.zones) in self._open_conflicts]
+
+    def forget_played(self) -> None:
+        """Start a new hand (or the show): cards laid again from now on are not 'already played'."""
+        self.played.clear()
+
+    # -- frames in -----------------------------------------------------------------------------------------------
+    def process(self, frame: np.ndarray, t: float) -> list[TableChange]:
+        """Look at one frame taken at time ``t``: recognise (unless the picture has not changed), place, update."""
+        self.frames += 1
+        changed = self.differ.changed(frame)
+        if self.calibrator is not None:
+            before = self.calibration
+            self.calibration = self.calibrator.update(frame, t, changed=changed)
+            if before is not None and self.calibration is not before:
+                changed = True
+        if not changed and t - self._recognised_at >= self.recheck and not self._settled():
+            changed = True  # the picture is still, but the last reading left doubts: read it again
+        if changed or self.recognize is None:
+            self._recognised_at = t
+            self.recognised += 1
+            self.last_detections = list(self.recognize(frame)) if self.recognize else []
+            self.last_sightings = self.place_all(self.last_detections)
+        return self.observe(self.last_sightings, t)
+
+    def _settled(self) -> bool:
+        """Whether the last reading agrees with the stable state: every card in place seen, nothing pending."""
+        for key, track in self._tracks.items():
+            stable = self._is_stable(*key)
+            if stable and track.gone_since is not None:
+                return False
+            if not stable and track.count() > 0 and key[1] != BACK:
+                return False
+        return True
+
+    def place_all(self, detections: list[Detection]) -> list[Sighting]:
+        """Sightings for ``detections`` through the current calibration (all ``elsewhere`` without one)."""
+        dets = [d for d in detections if d.card != UNKNOWN and d.confidence >= self.min_confidence]
+        if not dets:
+            return []
+        if self.calibration is None:
+            return [Sighting(ELSEWHERE, d.card, None, d.confidence) for d in dets]
+        pts = self.calibration.to_mat([d.center for d in dets])
+        zones = self.calibration.zones
+        return [Sighting(zones.zone_at(float(x), float(y)), d.card, (float(x), float(y)), d.confidence)
+                for d, (x, y) in zip(dets, pts)]
+
+    # -- the state machine -----------------------------------------------------------------------------------------
+    def observe(self, sightings: Iterable[Sighting], t: float) -> list[TableChange]:
+        """Update the state with one frame's sightings at time ``t``; return the changes this made sure of."""
+        sightings = list(sightings)
+        seen: dict[tuple[str, str], tuple[float, float] | None] = {}
+        for s in sightings:
+            if s.zone not in self.ignore and s.card != UNKNOWN:
+                seen.setdefault((s.zone, s.card), s.pos)
+        self._record(seen, t)
+        self._record_backs(sightings, t)
+        out = self._face_down(t) + self._removals(t) + self._arrivals(t)
+        out.sort(key=lambda c: (c.time, _ORDER[c.kind]))
+        self.changes.extend(out)
+        self._close_settled()
+        return out
+
+    def _record(self, seen: dict, t: float) -> None:
+        for key in set(self._tracks) | set(seen):
+            track = self._tracks.get(key)
+            if key in seen:
+                pos = seen[key]
+                if track is None or (track.pos is not None and pos is not None and
+                                     math.dist(track.pos, pos) > self.still_mm and not self._is_stable(*key)):
+                    track = self._tracks[key] = _Track(deque(maxlen=self.n))  # new, or moving: start again
+                if track.count() == 0:
+                    track.run_start = t
+                track.hits.append((t, True))
+                track.pos = pos if pos is not None else track.pos
+                track.last_seen = t
+                track.gone_since = None
+            else:
+                track.hits.append((t, False))
+                if track.gone_since is None:
+                    track.gone_since = t
+                if track.count() == 0 and not self._is_stable(*key) and t - track.last_seen > self.hold:
+                    del self._tracks[key]
+
+    def _record_backs(self, sightings: list[Sighting], t: float) -> None:
+        """Where backs showed in each zone over the last ``n`` frames."""
+        spots: dict[str, list[tuple[float, float]]] = {}
+        for s in sightings:
+            if s.card == BACK and s.zone not in self.ignore and s.pos is not None:
+                spots.setdefault(s.zone, []).append(s.pos)
+        for zone in set(self._back_spots) | set(spots):
+            self._back_spots.setdefault(zone, deque(maxlen=self.n)).append(spots.get(zone, []))
+
+    def _back_where(self, zone: str, pos: tuple[float, float] | None) -> bool:
+        """Whether a back has shown at ``pos`` in ``k`` of the last ``n`` frames (the card there was turned over)."""
+        if pos is None:
+            return False
+        frames = self._back_spots.get(zone, ())
+        return sum(any(math.dist(p, pos) <= self.same_spot_mm for p in spots) for spots in frames) >= self.k
+
+    def _is_stable(self, zone: str, card: str) -> bool:
+        if card == BACK:
+            return bool(self._down.get(zone))
+        return card in self._stable.get(zone, ())
+
+    def _where(self, card: str) -> str | None:
+        return next((z for z, cards in self._stable.items() if card in cards), None)
+
+    def _face_down(self, t: float) -> list[TableChange]:
+        """Face-up cards that vanished from a zone where backs show were turned over: at once when a back shows
+        where the card lay, else once the cards have been gone ``hold`` seconds."""
+        out = []
+        for (zone, card), back in self._tracks.items():
+            if card != BACK or back.count() < self.k or not self._stable.get(zone):
+                continue
+            face = self._stable[zone]
+            tracks = [self._tracks[(zone, c)] for c in face]
+            gone = [c for c, tr in zip(face, tracks) if tr.count() == 0]
+            if not gone or not any(self._back_where(zone, self._tracks[(zone, c)].pos) or
+                                   t - self._tracks[(zone, c)].last_seen >= self.hold for c in gone):
+                continue
+            if any(tr.gone_since is not None and tr.count() > 0 for tr in tracks):
+                continue  # a card is vanishing right now: decide when it has gone or come back
+            for c in gone:
+                face.remove(c)
+            self._down.setdefault(zone, []).extend(gone)
+            when = max(self._tracks[(zone, c)].gone_since or t for c in gone)
+            out.append(TableChange(FACE_DOWN, zone, tuple(gone), when, reported=t))
+        return out
+
+    def _removals(self, t: float) -> list[TableChange]:
+        """Cards gone for ``hold`` seconds are removed; a zone whose every card (and face-down pile) went is
+        ``cleared`` in one change (``removed`` if it held a single card)."""
+        out = []
+        for zone in set(self._stable) | set(self._down):
+            face, down = self._stable.get(zone, []), self._down.get(zone, [])
+            if not face and not down:
+                continue
+            back = self._tracks.get((zone, BACK))
+            tracks = [self._tracks[(zone, c)] for c in face]
+            back_absent = not down or back is None or back.count() == 0
+            if all(tr.count() == 0 for tr in tracks) and back_absent:
+                watched = tracks + ([back] if down and back is not None else [])
+                if all(t - tr.last_seen >= self.hold for tr in watched):
+                    cards = tuple(down) + tuple(face)
+                    when = max((tr.gone_since or t for tr in watched), default=t)
+                    out.append(TableChange(CLEARED if len(cards) > 1 else REMOVED, zone, cards, when, reported=t))
+                    self._stable[zone] = []
+                    self._down[zone] = []
+                continue
+            for c, tr in list(zip(face, tracks)):
+                if t - tr.last_seen >= self.hold:
+                    face.remove(c)
+                    out.append(TableChange(REMOVED, zone, (c,), tr.gone_since or t, reported=t))
+        return out
+
+    def _arrivals(self, t: float) -> list[TableChange]:
+        out = []
+        ready = sorted(((track.first_hit(), key) for key, track in self._tracks.items()
+                        if key[1] != BACK and track.count() >= self.k and not self._is_stable(*key)),
+                       key=lambda item: (item[0], self._tracks[item[1]].pos or (0, 0)))
+        for since, (zone, card) in ready:
+            track = self._tracks[(zone, card)]
+            rivals = self._rivals(zone, card, track)
+            if rivals:
+                if any(self._tracks[(zone, r)].count() >= 2 for r in rivals):
+                    self._flag(UNSURE, tuple(sorted({card, *rivals})), (zone,), t)
+                continue
+            elsewhere = self._where(card)
+            if elsewhere is not None:
+                if self._tracks[(elsewhere, card)].count() == 0:
+                    self._stable[elsewhere].remove(card)
+                    self._stable.setdefault(zone, []).append(card)
+                    out.append(TableChange(MOVED, zone, (card,), since, from_zone=elsewhere, reported=t))
+                else:
+                    self._flag(TWO_PLACES, (card,), (elsewhere, zone), t)
+                continue
+            if card in self.played:
+                self._flag(REPLAYED, (card,), (zone,), t)
+                continue
+            self._stable.setdefault(zone, []).append(card)
+            self.played.add(card)
+            out.append(TableChange(LAID, zone, (card,), since, reported=t))
+        return out
+
+    def _rivals(self, zone: str, card: str, track: _Track) -> list[str]:
+        """Other names read at the same spot of the same zone recently (a 6 that is sometimes a 9)."""
+        if track.pos is None:
+            return []
+        out = []
+        for (z, other), rival in self._tracks.items():
+            if z != zone or other in (card, BACK) or rival.pos is None:
+                continue
+            if math.dist(rival.pos, track.pos) <= self.same_spot_mm and (rival.count() >= 2 or
+                                                                         self._is_stable(z, other)):
+                out.append(other)
+        return out
+
+    def _flag(self, kind: str, cards: tuple[str, ...], zones: tuple[str, ...], t: float) -> None:
+        key = (kind, cards, zones)
+        if key not in self._open_conflicts:
+            self._open_conflicts.add(key)
+            self.conflicts.append(Conflict(kind, cards, zones, t))
+
+    def _close_settled(self) -> None:
+        for key in list(self._open_conflicts):
+            kind, cards, zones = key
+            if kind == UNSURE:
+                counts = [self._tracks[(zones[0], c)].count() if (zones[0], c) in self._tracks else 0 for c in cards]
+                if sum(1 for n in counts if n >= 2) <= 1:
+                    self._open_conflicts.discard(key)
+            elif kind == TWO_PLACES:
+                if sum(1 for z in zones if (z, cards[0]) in self._tracks and
+                       self._tracks[(z, cards[0])].count() > 0) <= 1:
+                    self._open_conflicts.discard(key)
+            elif (zones[0], cards[0]) not in self._tracks or self._tracks[(zones[0], cards[0])].count() == 0:
+                self._open_conflicts.discard(key)

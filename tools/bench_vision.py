@@ -1,0 +1,116 @@
+"""Measure the card reader on the real photos in ../shared/data/real-photos and its speed on synthetic frames.
+
+    python -m tools.bench_vision [--data ../shared/data] [--sample N]
+
+Prints one table: for single-card photos the share read correctly, wrongly and as unknown; for the table photos
+the share of labelled cards found and the cards reported that are not labelled; the median and 95th percentile
+milliseconds per 1280x720 frame with 8 cards on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision import recognize, synth
+from companion.vision.detection import BACK, UNKNOWN
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+def labels(folder: Path) -> list[tuple[Path, list[str]]]:
+    rows = []
+    for line in (folder / "LABELS.tsv").read_text().splitlines():
+        if "\t" in line:
+            name, codes = line.split("\t", 1)
+            rows.append((folder / name, [c for c in codes.split(",") if c]))
+    return rows
+
+
+def single_card(folder: Path, sample: int = 0, verbose: bool = False, border: int = 0) -> dict:
+    """Photos of one card each: correct / wrong / unknown (no card found counts as unknown). ``border`` lays a
+    flattened face (which fills its photo) on a plain dark table that many pixels wide."""
+    rows = labels(folder)
+    if sample and sample < len(rows):
+        rows = rows[:: max(1, len(rows) // sample)][:sample]
+    right = wrong = unknown = 0
+    for path, codes in rows:
+        img = cv2.imread(str(path))
+        if border and img is not None:
+            img = cv2.copyMakeBorder(img, border, border, border, border, cv2.BORDER_CONSTANT, value=(60, 70, 80))
+        dets = [d for d in recognize(img) if d.card != BACK]
+        named = [d.card for d in dets if d.card != UNKNOWN]
+        if named and all(c == codes[0] for c in named):
+            right += 1
+        elif any(c != codes[0] for c in named):
+            wrong += 1
+            if verbose:
+                print(f"  wrong: {path.name} {codes[0]} read as {named}")
+        else:
+            unknown += 1
+            if verbose:
+                print(f"  unknown: {path.name} {codes[0]} ({len(dets)} shapes)")
+    n = max(len(rows), 1)
+    return {"n": len(rows), "correct": right / n, "wrong": wrong / n, "unknown": unknown / n}
+
+
+def table(folder: Path, verbose: bool = False) -> dict:
+    """Table photos: labelled cards found, and cards reported that are not labelled."""
+    found = total = extra = 0
+    for path, codes in labels(folder):
+        read = {d.card for d in recognize(cv2.imread(str(path))) if d.card not in (BACK, UNKNOWN)}
+        found += len(read & set(codes))
+        total += len(codes)
+        extra += len(read - set(codes))
+        if verbose:
+            print(f"  {path.name}: {len(read & set(codes))}/{len(codes)} found, extra {sorted(read - set(codes))}")
+    return {"n": total, "found": found / max(total, 1), "extra": extra}
+
+
+def speed(frames: int = 30, seed: int = 5) -> dict:
+    """Milliseconds per 1280x720 frame with 8 cards on one core."""
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(seed)
+    scenes = [synth.render_scene(list(rng.choice(synth.ALL_CARDS, 8, replace=False)), rng=rng)[0]
+              for _ in range(min(frames, 10))]
+    recognize(scenes[0])  # load the model
+    ms = []
+    for i in range(frames):
+        t = time.perf_counter()
+        recognize(scenes[i % len(scenes)])
+        ms.append((time.perf_counter() - t) * 1000)
+    ms.sort()
+    return {"median": statistics.median(ms), "p95": ms[min(len(ms) - 1, int(0.95 * len(ms)))]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--sample", type=int, default=0, help="read only about N single-card photos per folder")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    a = ap.parse_args(argv)
+    photos = a.data / "real-photos"
+    print("| set | images/cards | correct / found | wrong / extra | unknown |")
+    print("|---|---|---|---|---|")
+    if photos.is_dir():
+        for name, border in (("webcam-single", 0), ("card-faces", 60)):
+            if (photos / name / "LABELS.tsv").exists():
+                r = single_card(photos / name, a.sample, a.verbose, border)
+                print(f"| {name} | {r['n']} | {r['correct']:.1%} | {r['wrong']:.1%} | {r['unknown']:.1%} |")
+        if (photos / "table-overlap" / "LABELS.tsv").exists():
+            r = table(photos / "table-overlap", a.verbose)
+            print(f"| table-overlap | {r['n']} | {r['found']:.1%} | {r['extra']} cards | - |")
+    else:
+        print(f"| (no real photos: {photos} is absent) | | | | |")
+    s = speed()
+    print(f"\nspeed, 1280x720 frame with 8 cards, one core: median {s['median']:.1f} ms, p95 {s['p95']:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

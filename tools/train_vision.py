@@ -1,0 +1,186 @@
+"""Train the card reader's glyph classifiers (``companion/vision/models/glyphs.npz``) from synthetic scenes.
+
+Card faces come from the SVG decks Debian ships (rendered by ``tools/render_decks.py``), the bundled MIT
+photographed deck and the deck drawn by ``companion.vision.synth``. Each face is laid on a random table with
+random rotation, perspective, blur, noise, light and JPEG, then read by exactly the runtime code
+(``find_quads`` -> ``warp_card`` -> ``extract_index``) so the classifiers learn what the reader really sees.
+Everything is seeded: the same decks give the same model.
+
+    python -m tools.train_vision [--decks build/decks] [--per-face 10] [--out companion/vision/models/glyphs.npz]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision import synth
+from companion.vision.classifier import JUNK, GlyphModel, Mlp
+from companion.vision.geometry import CARD_H, CARD_W, find_quads, warp_card
+from companion.vision.glyphs import extract_index, features
+from companion.vision.reader import CORNER_H, CORNER_W
+
+RANKS = synth.RANKS
+SUITS = synth.SUITS
+
+
+def load_faces(deck_dir: Path | None) -> list[tuple[str, str, np.ndarray]]:
+    """(deck, code, face image) for every face available."""
+    faces = []
+    if deck_dir and deck_dir.is_dir():
+        for d in sorted(p for p in deck_dir.iterdir() if p.is_dir()):
+            for code in synth.ALL_CARDS:
+                img = cv2.imread(str(d / f"{code}.png"), cv2.IMREAD_UNCHANGED)
+                if img is not None and img.ndim == 3 and img.shape[2] in (3, 4):
+                    faces.append((d.name, code, img))
+    for code in synth.ALL_CARDS:
+        faces.append(("photos", code, synth.photo_face(code)))
+        faces.append(("drawn", code, synth.drawn_face(code)))
+        faces.append(("drawn-simplex", code, synth.drawn_face(code, width=200, font=cv2.FONT_HERSHEY_SIMPLEX)))
+    return faces
+
+
+def one_scene(face: np.ndarray, rng: np.random.Generator):
+    """A frame with ``face`` on a table at random, and the card's true corners."""
+    w = int(rng.integers(400, 800))
+    h = int(w * rng.uniform(0.6, 0.8))
+    frame = synth.background((w, h), str(rng.choice(["wood", "cloth", "cork", "laminate", "grey", "dark"])), rng)
+    ch = rng.uniform(0.35, 0.85) * h
+    aspect = face.shape[0] / face.shape[1]
+    corners = synth._card_corners(w / 2 + rng.uniform(-0.1, 0.1) * w, h / 2 + rng.uniform(-0.05, 0.05) * h, ch,
+                                  rng.uniform(0, 360), aspect)
+    corners = corners + rng.normal(0, 0.025 * ch, corners.shape).astype(np.float32)
+    synth.paste(frame, face, corners)
+    frame = synth.camera_effects(frame, rng, blur=rng.uniform(0.2, 2.2), noise=rng.uniform(0, 8),
+                                 light=rng.uniform(0.6, 1.15), warm=rng.uniform(0, 1), glare=rng.random() < 0.15,
+                                 jpeg=int(rng.integers(50, 95)))
+    return frame, corners
+
+
+def samples_for(args):
+    """Features of the glyphs read from ``per_face`` scenes of one face: (rank X, rank y, suit X, suit y)."""
+    idx, deck, code, face, per_face, seed = args
+    rng = np.random.default_rng([seed, idx])
+    rx, ry, sx, sy = [], [], [], []
+    court = code[0] in "JQK"
+    cw, chh = int(CARD_W * CORNER_W), int(CARD_H * CORNER_H)
+    for _ in range(per_face):
+        frame, truth = one_scene(face, rng)
+        quads, _ = find_quads(frame)
+        centre = truth.mean(0)
+        quads = [q for q in quads if np.linalg.norm(q.mean(0) - centre) < 0.15 * np.ptp(truth[:, 1])]
+        if not quads:
+            continue
+        card = warp_card(frame, quads[0])
+        for img in (card, card[::-1, ::-1]):
+            g = extract_index(np.ascontiguousarray(img[:chh, :cw]))
+            if g is not None:
+                fr, fs = features(g)
+                rx.append(fr), ry.append(code[0]), sx.append(fs), sy.append(code[1])
+        # junk: index-like pairs found away from the corners (pips, art)
+        for _ in range(2):
+            x0 = int(rng.integers(int(0.2 * CARD_W), CARD_W - cw))
+            y0 = int(rng.integers(int(0.1 * CARD_H), CARD_H - chh))
+            crop = card[y0:y0 + chh, x0:x0 + cw]
+            if rng.random() < 0.3:
+                crop = cv2.rotate(card[y0:y0 + cw, x0:x0 + chh] if y0 + cw <= CARD_H and x0 + chh <= CARD_W
+                                  else crop, cv2.ROTATE_90_CLOCKWISE)
+            g = extract_index(np.ascontiguousarray(crop))
+            if g is not None:
+                fr, fs = features(g)
+                rx.append(fr), ry.append(JUNK)
+                if court:
+                    sx.append(fs), sy.append(JUNK)
+    return rx, ry, sx, sy
+
+
+def train_mlp(x: np.ndarray, labels: list[str], classes: tuple[str, ...], *, hidden: int = 96, epochs: int = 60,
+              seed: int = 0) -> Mlp:
+    """Softmax MLP with one ReLU layer, trained with Adam on cross-entropy (numpy only)."""
+    rng = np.random.default_rng(seed)
+    y = np.array([classes.index(c) for c in labels])
+    counts = np.bincount(y, minlength=len(classes)).astype(np.float32)
+    cw = (counts.sum() / len(classes) / np.maximum(counts, 1)) ** 0.5  # soften class imbalance
+    d = x.shape[1]
+    params = [rng.normal(0, np.sqrt(2 / d), (d, hidden)).astype(np.float32), np.zeros(hidden, np.float32),
+              rng.normal(0, np.sqrt(1 / hidden), (hidden, len(classes))).astype(np.float32),
+              np.zeros(len(classes), np.float32)]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    lr, b1, b2, wd, step = 2e-3, 0.9, 0.999, 1e-4, 0
+    n = len(x)
+    for epoch in range(epochs):
+        order = rng.permutation(n)
+        for s in range(0, n, 256):
+            bi = order[s:s + 256]
+            xb, yb = x[bi], y[bi]
+            xb = xb + rng.normal(0, 0.01, xb.shape).astype(np.float32)
+            w1, bb1, w2, bb2 = params
+            hpre = xb @ w1 + bb1
+            hh = np.maximum(hpre, 0)
+            z = hh @ w2 + bb2
+            z -= z.max(1, keepdims=True)
+            p = np.exp(z)
+            p /= p.sum(1, keepdims=True)
+            g = p.copy()
+            g[np.arange(len(yb)), yb] -= 1
+            g *= cw[yb][:, None] / len(yb)
+            gw2 = hh.T @ g + wd * w2
+            gb2 = g.sum(0)
+            gh = (g @ w2.T) * (hpre > 0)
+            gw1 = xb.T @ gh + wd * w1
+            gb1 = gh.sum(0)
+            step += 1
+            for i, gr in enumerate((gw1, gb1, gw2, gb2)):
+                m[i] = b1 * m[i] + (1 - b1) * gr
+                v[i] = b2 * v[i] + (1 - b2) * gr * gr
+                params[i] -= lr * (m[i] / (1 - b1 ** step)) / (np.sqrt(v[i] / (1 - b2 ** step)) + 1e-8)
+        if epoch == int(epochs * 0.7):
+            lr *= 0.3
+    mlp = Mlp(*params, classes)
+    acc = (mlp.probs(x).argmax(1) == y).mean()
+    print(f"  trained {len(classes)} classes on {n} samples: training accuracy {acc:.4f}", flush=True)
+    return mlp
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--decks", type=Path, default=Path("build/decks"))
+    ap.add_argument("--per-face", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--out", type=Path, default=Path("companion/vision/models/glyphs.npz"))
+    ap.add_argument("--cache", type=Path, default=Path("build/glyph-samples.npz"))
+    ap.add_argument("--jobs", type=int, default=2)
+    a = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    t0 = time.time()
+    faces = load_faces(a.decks)
+    decks = sorted({d for d, _, _ in faces})
+    print(f"{len(faces)} faces from {len(decks)} decks: {', '.join(decks)}", flush=True)
+    jobs = [(i, d, c, f, a.per_face, a.seed) for i, (d, c, f) in enumerate(faces)]
+    rx, ry, sx, sy = [], [], [], []
+    with Pool(a.jobs) as pool:
+        for r in pool.imap(samples_for, jobs, chunksize=8):
+            rx += r[0]
+            ry += r[1]
+            sx += r[2]
+            sy += r[3]
+    print(f"glyph samples: {len(rx)} rank, {len(sx)} suit ({time.time() - t0:.0f} s)", flush=True)
+    a.cache.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(a.cache, rx=np.array(rx), ry=np.array(ry), sx=np.array(sx), sy=np.array(sy))
+    rank = train_mlp(np.array(rx, np.float32), ry, tuple(RANKS) + (JUNK,), seed=a.seed)
+    suit = train_mlp(np.array(sx, np.float32), sy, tuple(SUITS) + (JUNK,), seed=a.seed)
+    a.out.parent.mkdir(parents=True, exist_ok=True)
+    GlyphModel(rank, suit).save(a.out)
+    print(f"wrote {a.out} ({a.out.stat().st_size / 1024:.0f} KiB) in {time.time() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
