@@ -46,7 +46,11 @@ def test_ctrl_keys_digits_and_unknown_keys():
 
 
 def test_actions_use_the_board_buttons_words():
-    assert {a.value for a in Action} >= {"ok", "go", "undo", "redo", "menu", "next", "prev", "select"}
+    from companion.board.controls import Command
+
+    for command in Command:
+        assert ScreenCommand.of(command) == ScreenCommand(Action(command.value))
+    assert ScreenCommand.of("undo").action is Action.UNDO
 
 
 def test_wheel_turns_like_an_encoder():

@@ -79,3 +79,15 @@ def test_views_compare_by_value():
 
     frame = np.zeros((4, 4, 3), np.uint8)
     assert CameraView(frame, 1) == CameraView(frame.copy(), 1) != CameraView(frame, 2)
+
+
+def test_crib_belongs_to_the_dealer_who_counted_it():
+    from companion.rules.events import Crib, Show
+
+    game = game_29()
+    game.apply(Show(0, tuple(parse_cards("2C 3D 4H 6S"))))
+    game.apply(Crib(tuple(parse_cards("7H 8H 9C KC"))))
+    view = view_from_state(game.state, screen="show")
+    assert view.phase == "deal" and view.dealer == "Bob"  # the deal has passed on
+    assert (view.show.title, view.show.total, view.show.side) == ("Alice's crib", 7, 0)
+    assert [i.title for i in view.show.items] == ["Fifteen", "Fifteen", "Run of 3"]

@@ -41,6 +41,11 @@ class ScreenCommand:
     card: Card | None = None
     target: str | None = None
 
+    @classmethod
+    def of(cls, command) -> ScreenCommand:
+        """The screen command for a board button's command (anything whose ``value`` is an action's word)."""
+        return cls(Action(getattr(command, "value", command)))
+
 
 KEYS: dict[int, Action] = {
     pygame.K_RETURN: Action.OK, pygame.K_KP_ENTER: Action.OK, pygame.K_SPACE: Action.OK,

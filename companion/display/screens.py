@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import pygame
 
-from ..cards import RANKS, SUITS, Card
+from ..cards import RANKS, SUITS
 from .draw import (ACCENT, BG, DIM, ERROR, FG, OK_GREEN, PANEL, PANEL_HI, WARN, Canvas, Drawn, card_size_for,
                    draw_marker, draw_suit, panel, text_size)
 from .layout import Layout
@@ -583,7 +583,7 @@ def draw_game_over(surface: pygame.Surface, view: TableView) -> Drawn:
         canvas.text(f"{played} game{'s' if played != 1 else ''} won in this match", (area.centerx, area.bottom),
                     match_size, DIM, anchor="midbottom", role="match")
     row_h = min((area.bottom - y - pad - (match_h if played else 0)) // n, int(lay.h * 0.24))
-    size = min(lay.fs(56), int(row_h * 0.8 / 0.8))
+    size = min(lay.fs(72), int(row_h * 0.8 / 0.8))
     small = min(lay.fs(30, 16), int(row_h * 0.6 / 0.8))
     box = pygame.Rect(area.x + area.w // 8, y, area.w * 3 // 4, row_h * n)
     if lay.compact:

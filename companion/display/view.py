@@ -337,15 +337,30 @@ def _series_rows(state: Any) -> tuple[SeriesRow, ...]:
                  for s in sorted(laid))
 
 
-def _show_from_state(state: Any, history: Sequence[Any]) -> ShowView | None:
+def _crib_owner(state: Any, entry: Any) -> int | None:
+    """The seat whose crib was counted: the seat its score went to, else the dealer (the one before the current
+    dealer once the deal has passed on)."""
+    score = getattr(entry, "score", None)
+    for s in reversed(tuple(getattr(state, "scores", ()) or ())):
+        if getattr(s, "reason", "") == "crib" and getattr(s, "score", None) is score:
+            return getattr(s, "seat", None)
+    dealer = getattr(state, "dealer", None)
+    players = len(_names(state)) or 1
+    if dealer is not None and getattr(state, "phase", "") != "show":
+        return (dealer - 1) % players
+    return dealer
+
+
+def _show_from_state(state: Any) -> ShowView | None:
     shows = tuple(getattr(state, "shows", ()) or ())
     if not shows:
         return None
     entry = shows[-1]
     seat = getattr(entry, "seat", None)
     if seat is None:
-        dealer = _seat_name(state, getattr(state, "dealer", None))
-        title, side = (f"{dealer}'s crib" if dealer else "The crib"), _side_of_seat(state, getattr(state, "dealer", None))
+        dealer_seat = _crib_owner(state, entry)
+        dealer = _seat_name(state, dealer_seat)
+        title, side = (f"{dealer}'s crib" if dealer else "The crib"), _side_of_seat(state, dealer_seat)
     else:
         title, side = f"{_seat_name(state, seat)}'s hand", _side_of_seat(state, seat)
     score = getattr(entry, "score", None)
@@ -390,7 +405,7 @@ def view_from_state(state: Any, *, colours: Sequence[Colour] | None = None, game
         count=int(getattr(state, "count", 0) or 0), series=_series_rows(state),
         starter=getattr(state, "starter", None),
         last_score=score_view(state, scores[-1]) if scores else None,
-        show=_show_from_state(state, scores), history=history, selected=selected, messages=tuple(messages),
+        show=_show_from_state(state), history=history, selected=selected, messages=tuple(messages),
         winner=getattr(state, "winner", None), skunk=getattr(state, "skunk", None), skunk_lines=lines,
         turn=_seat_name(state, turn_seat), dealer=_seat_name(state, dealer_seat),
         lowball=bool(getattr(options, "lowball", False)), screen=screen)
