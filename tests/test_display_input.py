@@ -132,3 +132,19 @@ def test_driver_choice_and_sizes():
     assert parse_size("1024x600") == (1024, 600) and parse_size((480, 320)) == (480, 320)
     with pytest.raises(ConfigError, match="'big'"):
         parse_size("big")
+
+
+def test_demo_runs(capsys):
+    from companion.display.__main__ import main
+
+    assert main(["--size", "480x320", "--frames", "3"]) == 0
+    assert capsys.readouterr().out.split() == ["scoreboard", "play-run", "show-29"]
+
+
+def test_screenshots_and_benchmark_tools(tmp_path, capsys):
+    from tools import bench_display, screenshots
+
+    assert screenshots.main(["--out", str(tmp_path)]) == 0
+    assert len(list(tmp_path.glob("*.png"))) == len(screenshots.MAIN)
+    assert bench_display.main(["--frames", "2"]) == 0
+    assert "budget 16 ms" in capsys.readouterr().out

@@ -90,4 +90,4 @@ def test_crib_belongs_to_the_dealer_who_counted_it():
     view = view_from_state(game.state, screen="show")
     assert view.phase == "deal" and view.dealer == "Bob"  # the deal has passed on
     assert (view.show.title, view.show.total, view.show.side) == ("Alice's crib", 7, 0)
-    assert [i.title for i in view.show.items] == ["Fifteen", "Fifteen", "Run of 3"]
+    assert [i.title for i in view.show.items] == ["Fifteen", "Fifteen", "Run of three"]

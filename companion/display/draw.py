@@ -115,9 +115,17 @@ def render_text(text: str, size: int, colour: Colour) -> pygame.Surface:
     return surf
 
 
+_widths: dict[tuple[str, int], int] = {}
+
+
 def text_size(text: str, size: int) -> tuple[int, int]:
     """Width and height of ``text`` as drawn (the rendered surface, a little taller than ``Font.size`` says)."""
-    w, _ = font(size).size(text)
+    key = (text, size)
+    w = _widths.get(key)
+    if w is None:
+        if len(_widths) > 8000:
+            _widths.clear()
+        w = _widths[key] = font(size).size(text)[0]
     return w, line_height(size)
 
 
@@ -134,11 +142,18 @@ def fit_size(text: str, size: int, max_width: int, min_size: int | None = None) 
 
 
 def ellipsize(text: str, size: int, max_width: int) -> str:
+    """``text`` cut with "..." to fit ``max_width`` (the longest prefix that fits, found by halving)."""
     if text_size(text, size)[0] <= max_width:
         return text
-    while text and text_size(text + "...", size)[0] > max_width:
-        text = text[:-1]
-    return text.rstrip() + "..." if text else ""
+    f = font(size)
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if f.size(text[:mid].rstrip() + "...")[0] <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "..." if lo else ""
 
 
 _fitted: dict[tuple[str, int, int, int | None], tuple[str, int]] = {}
@@ -148,6 +163,7 @@ def clear_caches() -> None:
     """Forget rendered texts and fitted sizes (the fonts stay loaded)."""
     _texts.clear()
     _fitted.clear()
+    _widths.clear()
 
 
 def fit_text(text: str, size: int, max_width: int, min_size: int | None = None) -> tuple[str, int]:

@@ -724,9 +724,22 @@ def _owner(canvas: Canvas, lay: Layout, body: pygame.Rect, view: CorrectionView)
 
 
 def frame_surface(frame) -> pygame.Surface:
-    """An RGB ``numpy`` frame (H x W x 3, uint8) as a pygame surface."""
+    """An RGB ``numpy`` frame (H x W x 3, uint8) as a pygame surface (sharing the frame's memory if it can)."""
     h, w = frame.shape[:2]
-    return pygame.image.frombuffer(frame.tobytes(), (w, h), "RGB")
+    data = frame if frame.flags["C_CONTIGUOUS"] else frame.copy()
+    return pygame.image.frombuffer(data, (w, h), "RGB")
+
+
+_scaled: dict[str, tuple] = {}
+
+
+def _scaled_frame(view: CameraView, size: tuple[int, int]) -> pygame.Surface:
+    """The frame scaled to ``size``, kept while the same frame is redrawn (a new overlay on an old picture)."""
+    key = (id(view.frame), view.frame_id, size)
+    cached = _scaled.get("frame")
+    if cached is None or cached[0] != key:
+        cached = _scaled["frame"] = (key, pygame.transform.scale(frame_surface(view.frame), size))
+    return cached[1]
 
 
 def draw_camera(surface: pygame.Surface, view: CameraView) -> Drawn:
@@ -740,7 +753,7 @@ def draw_camera(surface: pygame.Surface, view: CameraView) -> Drawn:
     scale = min(area.w / fw, area.h / fh)
     dw, dh = int(fw * scale), int(fh * scale)
     ox, oy = area.x + (area.w - dw) // 2, area.y + (area.h - dh) // 2
-    surface.blit(pygame.transform.scale(frame_surface(view.frame), (dw, dh)), (ox, oy))
+    surface.blit(_scaled_frame(view, (dw, dh)), (ox, oy))
 
     def to_screen(p: tuple[float, float]) -> tuple[int, int]:
         return int(ox + p[0] * scale), int(oy + p[1] * scale)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card, parse_cards
+from ..rules.words import number_words
 
 Colour = tuple[int, int, int]
 
@@ -265,7 +266,7 @@ def item_title(item: Any) -> str:
     kind = getattr(item, "kind", "")
     title = KIND_TITLES.get(kind, kind.capitalize())
     if kind == "run":
-        title = f"Run of {len(getattr(item, 'cards', ()))}"
+        title = f"Run of {number_words(len(getattr(item, 'cards', ())))}"
     return title
 
 
