@@ -62,6 +62,12 @@ def test_every_screen_fits_at_every_size(views, surfaces, size):
         except AssertionError as exc:
             raise AssertionError(f"{name} at {size[0]}x{size[1]}: {exc}") from None
         assert drawn.texts, name
+        cut = [t.text for t in drawn.texts if t.role in MUST_READ and t.text.endswith("...")]
+        assert not cut, f"{name} at {size[0]}x{size[1]}: cut with '...': {cut}"
+
+
+MUST_READ = {"name", "score", "count", "total", "claimed", "spoken", "last-points", "winner", "skunk", "item-title",
+             "item-points", "running", "show-title", "row-name", "who", "points", "message", "owner", "rank"}
 
 
 @pytest.mark.parametrize("screen", ["scoreboard", "play", "show", "history", "game over"])
