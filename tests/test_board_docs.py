@@ -8,12 +8,13 @@ import importlib
 import pytest
 from gpiozero import Device
 
-MODULES = ["layout", "pegs", "animation", "apa102", "max7219", "virtual", "pegboard", "controls", "emulators"]
+MODULES = ["__init__", "layout", "pegs", "animation", "apa102", "max7219", "virtual", "pegboard", "controls",
+           "emulators"]
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
-    module = importlib.import_module(f"companion.board.{name}")
+    module = importlib.import_module("companion.board" + ("" if name == "__init__" else f".{name}"))
     try:
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     finally:

@@ -229,11 +229,11 @@ def open_board(config: BoardConfig | Mapping[str, Any] | None = None, *, pin_fac
     if not isinstance(config, BoardConfig):
         config = BoardConfig.from_mapping(config or {})
     layout = load_layout(config.layout)
-    options = dict(port=config.port, device=config.device, rate=config.rate, brightness=config.brightness,
+    options: dict[str, Any] = dict(port=config.port, device=config.device, rate=config.rate, brightness=config.brightness,
                    order=config.order, chips=config.chips, budget=config.budget, animate=config.animate)
 
     def virtual(message: str | None) -> tuple[PegBoard, str | None]:
-        return PegBoard(layout, VirtualChain(layout.leds), driver="virtual", **options), message  # type: ignore[arg-type]
+        return PegBoard(layout, VirtualChain(layout.leds), driver="virtual", **options), message
 
     if config.driver == "virtual":
         return virtual(None)
@@ -244,7 +244,7 @@ def open_board(config: BoardConfig | Mapping[str, Any] | None = None, *, pin_fac
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            board = PegBoard(layout, driver=config.driver, pin_factory=pin_factory, **options)  # type: ignore[arg-type]
+            board = PegBoard(layout, driver=config.driver, pin_factory=pin_factory, **options)
     except (ImportError, OSError, RuntimeError) as exc:  # BadPinFactory is an ImportError; GPIOZeroError too
         return virtual(f"no usable gpiozero pin factory ({exc}): install lgpio (`sudo apt install python3-lgpio`, "
                        f"or `pip install lgpio` in the venv); showing the virtual board meanwhile")

@@ -44,12 +44,16 @@ class PegView:
 
 def peg_view_from_state(state: Any) -> PegView:
     """A :class:`PegView` from a game state, read duck-typed: ``state.sides[i].front/.back``, ``state.target``,
-    ``state.winner`` and ``state.turn`` with ``state.side_of(seat)``. Nothing of the rules engine is imported."""
+    ``state.winner`` and ``state.turn`` with ``state.side_of(seat)``; in the show, when no one has the turn, the
+    seat to count next (``state.next_show``, if the state has it) is the one whose decision it is. Nothing of the
+    rules engine is imported."""
     sides = tuple((int(s.front), int(s.back)) for s in state.sides)
-    turn = getattr(state, "turn", None)
+    seat = getattr(state, "turn", None)
+    if seat is None:
+        seat = getattr(state, "next_show", None)
     active = None
-    if turn is not None and getattr(state, "winner", None) is None:
-        active = state.side_of(turn) if hasattr(state, "side_of") else None
+    if isinstance(seat, int) and not isinstance(seat, bool) and getattr(state, "winner", None) is None:
+        active = state.side_of(seat) if hasattr(state, "side_of") else None
     return PegView(sides=sides, target=int(state.target), winner=getattr(state, "winner", None), active_side=active)
 
 
