@@ -58,3 +58,12 @@ install-service:
 	sudo systemctl daemon-reload
 	sudo systemctl enable --now companion.service
 	@echo "Installed. Logs: journalctl -u companion -f"
+
+# The card reader's glyph model (issue 3): render the SVG decks Debian ships, then train on synthetic scenes
+# (numpy + OpenCV only). How it is made: companion/vision/models/README.md.
+SUDO := $(shell test "$$(id -u)" = 0 || echo sudo)
+model: $(STAMP)
+	@command -v rsvg-convert >/dev/null && test -d /usr/share/carddecks && test -d /usr/share/aisleriot/cards || \
+		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq kdegames-card-data-kf5 gnome-cards-data librsvg2-bin; }
+	$(BIN)/python -m tools.render_decks build/decks
+	$(BIN)/python -m tools.train_vision --decks build/decks

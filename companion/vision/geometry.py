@@ -32,9 +32,22 @@ def warp_card(frame: np.ndarray, corners: np.ndarray, size=(CARD_W, CARD_H)) -> 
     return cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def white_balance(img: np.ndarray) -> np.ndarray:
+    """Scale the colour channels so that the brightest pixels (most likely card stock) come out grey: warm
+    indoor light otherwise makes white cards look as coloured as a wooden table."""
+    sample = img[::4, ::4].reshape(-1, 3)
+    bright = sample.sum(axis=1)
+    top = sample[bright >= np.percentile(bright, 97)].astype(np.float32).mean(axis=0) + 1
+    gains = top.max() / top
+    if gains.max() < 1.04:
+        return img
+    return np.clip(img.astype(np.float32) * np.minimum(gains, 2.0), 0, 255).astype(np.uint8)
+
+
 def card_masks(small: np.ndarray) -> list[np.ndarray]:
     """Candidate masks of card stock (bright, nearly colourless pixels) at a few brightness thresholds: the
     frame's two-class split, and the split of its bright class (white cards on a light grey table)."""
+    small = white_balance(small)
     mn = small.min(axis=2)
     sat = small.max(axis=2).astype(np.int16) - mn
     neutral = sat < 70
@@ -67,12 +80,13 @@ def find_quads(frame: np.ndarray, *, min_area_frac: float = 0.002):
     sa = small.shape[0] * small.shape[1]
     quads, blobs = [], []
     contours = []
-    for mask in card_masks(small):
-        found, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for k, mask in enumerate(card_masks(small)):
+        # in the masks cut by edges a card on a white table is a hole in the table's shape: list every contour
+        found, _ = cv2.findContours(mask, cv2.RETR_LIST if k % 2 else cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         contours.extend(found)
     for cnt in contours:
         area = cv2.contourArea(cnt)
-        if area < min_area_frac * sa or area > 0.9 * sa:
+        if area < min_area_frac * sa or area > 0.4 * sa:
             continue
         hull = cv2.convexHull(cnt)
         peri = cv2.arcLength(hull, True)

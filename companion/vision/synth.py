@@ -103,7 +103,6 @@ def drawn_face(code: str, *, width: int = 250, font: int = cv2.FONT_HERSHEY_DUPL
     cv2.putText(half, text, (ix - tw // 2, int(width * 0.05) + th), font, scale, color, thick, cv2.LINE_AA)
     draw_suit(half, suit, ix, int(width * 0.05) + th + width * 0.11, width * 0.11, color)
     img[: h // 2] = half
-    img[h - h // 2:] = np.maximum(img[h - h // 2:], 0)
     img[h - h // 2:] = np.minimum(img[h - h // 2:], half[::-1, ::-1])
     if rank in "JQK":
         x0, y0, x1, y1 = int(width * 0.25), int(h * 0.2), int(width * 0.75), int(h * 0.8)
@@ -284,7 +283,8 @@ def render_scene(cards, *, rng=None, size: tuple[int, int] = (1280, 720), deck="
     if tilt:
         t = tilt * 0.25
         src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-        dst = src + rng.uniform(-t, t, (4, 2)).astype(np.float32) * np.array([w, h], np.float32)
+        centre = np.array([w / 2, h / 2], np.float32)
+        dst = centre + (src - centre) * (1 - t) + rng.uniform(-t, t, (4, 2)).astype(np.float32) * centre
         persp = cv2.getPerspectiveTransform(src, dst)
         placed_corners = [cv2.perspectiveTransform(c[None], persp)[0] for c in placed_corners]
     truth = []

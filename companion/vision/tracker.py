@@ -385,14 +385,15 @@ class Tracker:
         return out
 
     def _rivals(self, zone: str, card: str, track: _Track) -> list[str]:
-        """Other names read at the same spot of the same zone recently (a 6 that is sometimes a 9)."""
+        """Other names read at the same spot of the same zone in the last ``n`` frames (a 6 that is sometimes a 9),
+        or lying there: while there are any, the card is not laid."""
         if track.pos is None:
             return []
         out = []
         for (z, other), rival in self._tracks.items():
             if z != zone or other in (card, BACK) or rival.pos is None:
                 continue
-            if math.dist(rival.pos, track.pos) <= self.same_spot_mm and (rival.count() >= 2 or
+            if math.dist(rival.pos, track.pos) <= self.same_spot_mm and (rival.count() >= 1 or
                                                                          self._is_stable(z, other)):
                 out.append(other)
         return out
