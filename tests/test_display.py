@@ -254,3 +254,33 @@ def test_screens_from_hand_made_views(surfaces):
 def test_counted_out_state_is_over():
     state = game_29((95, 100)).state
     assert state.phase == "over" and state.winner == 1 and state.skunk is None
+
+
+def test_heels_shows_the_starter_that_scored(surfaces):
+    from companion.display.samples import new_game
+    from companion.display.view import view_from_state
+    from companion.rules.events import Deal, Discard, Starter
+
+    game = new_game()
+    game.apply(Deal())
+    game.apply(Discard(0, tuple(parse_cards("7H 8H"))))
+    game.apply(Discard(1, tuple(parse_cards("9C KC"))))
+    game.apply(Starter(Card.parse("JS")))
+    view = view_from_state(game.state)
+    assert view.phase == "play" and view.last_score.points == 2
+    for size in SIZES:
+        drawn = draw_screen(surfaces[size], view)
+        check_layout(drawn)
+        assert texts(drawn, "last-points") == ["+2"]
+        assert not [c for c in drawn.cards if c.role == "scored"]  # the starter is on screen already
+        assert [(c.card, c.highlighted) for c in drawn.cards if c.role == "starter"] == [(Card.parse("JS"), True)]
+
+
+def test_a_score_whose_cards_left_the_table_shows_them_as_chips(views, surfaces):
+    from dataclasses import replace
+
+    view = views["play-run"]
+    cleared = replace(view, series=tuple(replace(r, cards=()) for r in view.series), starter=None)
+    drawn = draw_screen(surfaces[(800, 480)], cleared)
+    check_layout(drawn)
+    assert [c.card for c in drawn.cards if c.role == "scored"]  # the run's cards, small, beside the words

@@ -278,8 +278,21 @@ def draw_play(surface: pygame.Surface, view: TableView) -> Drawn:
     canvas.text(str(view.count), (count_box.centerx, (lrect.bottom + count_box.bottom) // 2 + count_size // 20),
                 count_size, FG, anchor="center", role="count")
     rows = pygame.Rect(count_box.right + pad, mid.y, mid.right - count_box.right - 2 * pad, mid.h)
-    _series(canvas, lay, rows, view)
+    if any(row.cards for row in view.series) or view.starter is None:
+        _series(canvas, lay, rows, view)
+    else:  # nothing laid yet: the starter, big
+        _starter(canvas, lay, rows, view)
     return canvas.drawn()
+
+
+def _starter(canvas: Canvas, lay: Layout, rect: pygame.Rect, view: TableView) -> None:
+    label = lay.fs(28, 16)
+    lh = text_size("Mg", label)[1]
+    card_w, card_h = card_size_for((rect.h - lh - 2 * lay.pad) / 1.15)
+    hi = view.last_score is not None and view.starter in view.last_score.highlighted
+    r = pygame.Rect(rect.centerx - card_w // 2, rect.y + int(card_h * 0.12) + lay.pad, card_w, card_h)
+    canvas.card(view.starter, r, highlighted=hi, role="starter")
+    canvas.text("starter", (rect.centerx, r.bottom + lay.pad // 2), label, DIM, anchor="midtop", role="label")
 
 
 def _series(canvas: Canvas, lay: Layout, rect: pygame.Rect, view: TableView) -> None:
@@ -344,7 +357,19 @@ def _last_score(canvas: Canvas, lay: Layout, rect: pygame.Rect, view: TableView)
     canvas.text(head, (x, top), big, FG, role="spoken", max_width=pts.left - x - pad, min_size=lay.fs(28, 16))
     if two_lines:
         detail = "   ".join(f"{it.title} +{it.points}" for it in score.items)
-        canvas.text(detail, (x, top + bh), small, DIM, role="items", max_width=pts.left - x - pad)
+        d = canvas.text(detail, (x, top + bh), small, DIM, role="items", max_width=pts.left - x - pad)
+        on_table = {c for row in view.series for _, c in row.cards}
+        if not on_table and view.starter is not None:
+            on_table.add(view.starter)  # drawn big in place of the empty rows
+        away = [c for c in sorted(score.highlighted) if c not in on_table]  # e.g. the starter for his heels
+        chip_h = sh - 2
+        chip_w = int(chip_h * 1.45)
+        cx = d.right + 2 * pad
+        for card in away:
+            if cx + chip_w > pts.left - pad:
+                break
+            canvas.card(card, pygame.Rect(cx, top + bh + 1, chip_w, chip_h), role="scored")
+            cx += chip_w + 3
 
 
 # ---------------------------------------------------------------------------------------------------------------
