@@ -7,9 +7,13 @@
 'Fifteen two'
 """
 
-from .cards import Card, parse_cards
-from .errors import CompanionError
-from .rules import Score, ScoreItem, score_hand, score_play
+import os as _os
+
+_os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # keep stdout clean for --json output
+
+from .cards import Card, parse_cards  # noqa: E402
+from .errors import CompanionError  # noqa: E402
+from .rules import Score, ScoreItem, score_hand, score_play  # noqa: E402
 
 __all__ = ["Card", "CompanionError", "Score", "ScoreItem", "parse_cards", "score_hand", "score_play"]
 __version__ = "0.1.0"

@@ -28,6 +28,7 @@ from .errors import CompanionError, IllegalMove
 from .rules.events import (Correction, Crib, Cut, Deal, Go, Muggins, Play, Redo, ReplaceCard, Show, Starter,
                            Undo)
 from .rules.game import Game, GameState
+from .rules.play import score_play
 
 BACK, UNKNOWN = "back", "unknown"
 
@@ -127,7 +128,7 @@ class Referee:
             return self._ask(Question("unsure", f"could not read a card in {zone}: {code!r}", card=code))
         s = self.state
         seat = seat_of_zone(zone)
-        if s.phase == "over":
+        if s.phase == "over" or self._already_known(zone, seat, card):
             return []
         if zone == "starter":
             return self._starter_zone(card)
@@ -141,6 +142,18 @@ class Referee:
             return []
         names = tuple(s.players)
         return self._ask(Question("whose-card", f"Whose card is {card}?", names, card=str(card)))
+
+    def _already_known(self, zone: str, seat: int | None, card: Card) -> bool:
+        """A card the game already has where it lies now: seen again after a hand passed over it, or after a
+        restart (the tracker starts with an empty picture and reports the whole table). Nothing to do."""
+        s = self.state
+        if zone == "starter" and (card == s.starter or (s.hand == 0 and card in s.cut)):
+            return True
+        if seat is not None and 0 <= seat < len(s.played) and card in s.played[seat]:
+            return True
+        if s.phase == "deal" and card in s.seen:  # the last hand's cards before they are gathered
+            return True
+        return False
 
     def _starter_zone(self, card: Card) -> list[Decision]:
         s = self.state
@@ -189,26 +202,17 @@ class Referee:
             trial.apply(go)
             goes.append(go)
         name = self.state.players[seat]
+        series = [c for _, c in trial.state.series]
         try:
             trial.apply(Play(seat, card))
         except IllegalMove as exc:
             return self._ask(Question("illegal", f"{card} in {name}'s row: {exc}", ("fix the card", "dismiss"),
                                       card=str(card), seat=seat))
-        why = f"{name} played {card}: {self._spoken_for_last_card(trial.state, seat)}"
+        why = f"{name} played {card}: {score_play(series + [card]).spoken}"
         if goes:
             who = ", ".join(f"{self.state.players[g.seat]}" for g in goes)
             why = f"go inferred for {who}; " + why
         return self._commit(goes + [Play(seat, card)], why)
-
-    @staticmethod
-    def _spoken_for_last_card(state: GameState, seat: int) -> str:
-        for entry in reversed(state.scores):
-            if entry.seat == seat and entry.reason == "play":
-                if state.series and entry.score and entry.score.count == state.count:
-                    return entry.score.spoken
-                break
-        from .rules.words import number_words, sentence
-        return sentence(number_words(state.count)) if state.series else "the count restarts"
 
     def row_face_down(self, zone: str) -> list[Decision]:
         """A seat's row turned face down in the play: the series is over, so everyone who had not played said go."""

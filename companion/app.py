@@ -1,0 +1,395 @@
+"""The companion: camera -> tracker -> referee -> game (stored) -> board, screen and speech, in one loop.
+
+pygame owns the main thread. The camera fills a one-frame buffer from its own thread; vision runs on the newest
+frame only and skips frames where nothing changed. Every accepted event is in the SQLite log before the board or
+the screen shows it. A part that fails (camera, LED chain, screen, disk) becomes a message on the screen and in the
+log, and the game carries on with what still works.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .config import Config
+from .demo import DemoGame, demo_table, result_of
+from .display.input import Action, ScreenCommand
+from .display.view import CAMERA_LOST, Message, view_from_state
+from .errors import CompanionError, StoreError
+from .paths import database_path
+from .referee import Decision, Referee
+from .rules.events import NewGame
+from .service import Notifier
+from .speech import Speaker
+from .store import EventStore, StoredGame
+from .ui import Controller
+
+log = logging.getLogger("companion")
+
+
+@dataclass
+class Timing:
+    """When a table change was first visible and when its score reached the LEDs and the screen (for the bench)."""
+
+    first_seen: float
+    shown: float
+    frame_ms: float
+    reason: str
+
+
+@dataclass
+class Companion:
+    """One companion at one table. Build it with :meth:`create`; drive it with :meth:`step` or :meth:`run`."""
+
+    config: Config
+    store: EventStore
+    game: StoredGame
+    referee: Referee
+    controller: Controller
+    board: Any = None
+    source: Any = None
+    tracker: Any = None
+    display: Any = None
+    controls: Any = None
+    speaker: Speaker | None = None
+    notifier: Notifier = field(default_factory=Notifier)
+    messages: dict[str, Message] = field(default_factory=dict)
+    commands: queue.Queue = field(default_factory=queue.Queue)
+    decisions: list[Decision] = field(default_factory=list)
+    timings: list[Timing] = field(default_factory=list)
+    clock: Callable[[], float] = time.monotonic
+    frame_index: int = 0
+    _hand_seen: int = -1
+    _phase_seen: str = ""
+
+    # --- building -------------------------------------------------------------------------------------------------
+    @classmethod
+    def create(cls, config: Config, *, headless: bool = False, demo: DemoGame | None = None,
+               db_path: str | Path | None = None, new_game: bool = False, recognize: Callable | None = None,
+               pin_factory: Any = None, source: Any = None, use_controls: bool | None = None,
+               clock: Callable[[], float] = time.monotonic) -> Companion:
+        """Open every part the configuration names, falling back to what works, each fallback a message."""
+        messages: dict[str, Message] = {}
+        store = _open_store(db_path or config.store.path or database_path(), messages)
+        game = None if new_game else _resume(store, messages)
+        if game is None:
+            game = store.start(_new_game_event(config, demo, has_camera=config.camera.source != "none"))
+        referee = Referee(game)
+        app = cls(config=config, store=store, game=game, referee=referee, controller=Controller(referee),
+                  messages=messages, clock=clock)
+        app._open_board(pin_factory)
+        if use_controls is None:
+            use_controls = not headless and config.board.driver != "virtual"
+        if use_controls:
+            app._open_controls(pin_factory)
+        app._open_camera(demo, recognize, source)
+        if not headless:
+            app._open_display()
+        app.speaker = Speaker(enabled=config.speech.enabled, voice=config.speech.voice, rate=config.speech.rate)
+        if app.speaker.status:
+            app.messages["speech"] = Message("Speech unavailable: espeak-ng is not installed", "info")
+        app._hand_seen, app._phase_seen = game.state.hand, game.state.phase
+        app._show_board()
+        return app
+
+    def _open_board(self, pin_factory: Any) -> None:
+        from .board.pegboard import open_board
+
+        try:
+            self.board, problem = open_board(self.config.board, pin_factory=pin_factory)
+        except CompanionError:
+            raise  # an inconsistent layout is the builder's to fix: refused at start, by name
+        except Exception as exc:  # the LED chain failing must not stop the game
+            log.error("LED board unavailable: %s", exc)
+            self.board, problem = None, f"LED board unavailable ({exc}): scores on screen only"
+        if problem:
+            log.warning("%s", problem)
+            self.messages["board"] = Message(problem.splitlines()[0][:120], "warning")
+
+    def _open_controls(self, pin_factory: Any) -> None:
+        try:
+            from .board.controls import Controls
+            self.controls = Controls.from_config(self.config.controls, on_command=self.commands.put,
+                                                 pin_factory=pin_factory)
+        except Exception as exc:
+            log.warning("buttons unavailable: %s", exc)
+            self.messages["controls"] = Message("Buttons unavailable: use the keyboard or touch", "info")
+
+    def _open_camera(self, demo: DemoGame | None, recognize: Callable | None, source: Any) -> None:
+        from .vision.calibration import AutoCalibrator
+        from .vision.tracker import Tracker
+
+        cam = self.config.camera
+        if source is None and demo is not None:
+            source = demo_table(demo, fps=cam.fps).source()
+        elif source is None and cam.source not in ("none", "demo"):
+            from .vision.sources import open_source
+            try:
+                source = open_source(cam.source, threaded=True)
+            except CompanionError as exc:
+                self.messages["camera"] = Message(str(exc), "error")
+                source = None
+        if source is None:
+            if cam.source != "none":
+                self.messages["camera"] = Message("No camera: enter cards with the buttons or keys", "info")
+            return
+        if recognize is None:
+            from .vision.reader import recognize as real_recognize
+            recognize = real_recognize
+        t = self.config.tracker
+        self.source = source
+        self.tracker = Tracker(recognize, AutoCalibrator(fallback=_manual_calibration(cam.calibration)),
+                               k=t.k, n=t.n, hold=t.hold)
+
+    def _open_display(self) -> None:
+        try:
+            from .display.window import Display
+            d = self.config.display
+            self.display = Display((d.width, d.height), fullscreen=d.fullscreen or None)
+        except Exception as exc:  # no screen: the board and the log carry on
+            log.error("display unavailable: %s", exc)
+            self.messages["display"] = Message(f"Display unavailable: {exc}", "error")
+            self.display = None
+
+    # --- the loop ---------------------------------------------------------------------------------------------------
+    def step(self) -> bool:
+        """One pass of the loop: a frame, the commands, the board and the screen. Returns False to stop."""
+        keep_going = True
+        if self.source is not None:
+            frame = self.source.read()
+            if frame is not None:
+                self.process_frame(frame, self.source.time if self.source.time is not None else self.clock())
+            self._camera_status()
+        if self.display is not None:
+            for command in self.display.commands():
+                if command.action is Action.QUIT:
+                    keep_going = False
+                else:
+                    self.commands.put(command)
+        while not self.commands.empty():
+            self.handle_command(self.commands.get_nowait())
+        if self.controller.wants_new_game:
+            self.start_new_game()
+        if self.board is not None:
+            try:
+                self.board.tick(self.clock())
+            except Exception as exc:
+                self._board_failed(exc)
+        self.render()
+        self.notifier.ping()
+        return keep_going
+
+    def run(self, *, until_demo_ends: bool = False, fps: float = 30.0) -> None:
+        """Run until the window is closed (or, with a replay, until it ends)."""
+        self.notifier.ready("watching the table")
+        period = 1.0 / fps
+        try:
+            while self.step():
+                if until_demo_ends and getattr(self.source, "finished", False):
+                    break
+                if self.display is not None:
+                    time.sleep(max(0.0, period - 0.001))
+        finally:
+            self.notifier.stopping()
+            self.close()
+
+    def process_frame(self, frame, t: float) -> list[Decision]:
+        """Look at one frame taken at video time ``t``; apply what the table changes mean."""
+        started = self.clock()
+        self.frame_index += 1
+        try:
+            changes = self.tracker.process(frame, t)
+        except Exception as exc:  # a bad frame must never stop the game
+            log.warning("frame %d skipped: %s", self.frame_index, exc)
+            return []
+        decisions: list[Decision] = []
+        for change in changes:
+            log.debug("table: %s", change)
+            decisions += self.handle_change(change)
+        self._conflicts()
+        if decisions:
+            self.after(decisions)
+            shown = self.clock()
+            for change in changes:
+                self.timings.append(Timing(change.time, t + (shown - started), (shown - started) * 1000,
+                                           decisions[-1].reason))
+        return decisions
+
+    def handle_change(self, change) -> list[Decision]:
+        kind, zone = change.kind, change.zone
+        out: list[Decision] = []
+        try:
+            if kind == "laid" or (kind == "moved" and change.from_zone in ("elsewhere", None)):
+                for card in change.cards:
+                    out += self.referee.card_laid(zone, card)
+            elif kind == "face_down":
+                out += self.referee.row_face_down(zone)
+        except StoreError as exc:
+            self._store_failed(exc)
+        return out
+
+    def handle_command(self, command) -> list[Decision]:
+        if not isinstance(command, ScreenCommand):
+            command = ScreenCommand.of(command)
+        try:
+            decisions = self.controller.handle(command)
+        except StoreError as exc:
+            self._store_failed(exc)
+            return []
+        except CompanionError as exc:
+            self.messages["input"] = Message(str(exc)[:120], "warning")
+            return []
+        self.after(decisions)
+        return decisions
+
+    def after(self, decisions: list[Decision]) -> None:
+        """The game changed: log, speak, follow the hand, peg. (The store already has every event.)"""
+        state = self.game.state
+        for d in decisions:
+            log.info("%s", d.reason)
+            self.decisions.append(d)
+        if decisions and self.speaker is not None:
+            spoken = [e.spoken for e in state.scores[-3:]]
+            if spoken:
+                self.speaker.say(spoken[-1])
+        if state.hand != self._hand_seen or (state.phase == "show" and self._phase_seen != "show"):
+            if self.tracker is not None:
+                self.tracker.forget_played()  # the show lays the same cards out again
+        self._hand_seen, self._phase_seen = state.hand, state.phase
+        if state.phase == "over" and state.winner is not None:
+            log.info("game over: %s won %s", state.sides[state.winner].name,
+                     {s.name: s.front for s in state.sides})
+        self._show_board()
+
+    def start_new_game(self) -> None:
+        self.controller.wants_new_game = False
+        if self.game.state.winner is None:
+            self.store.abandon(self.game.game_id)
+        self.game = self.store.start(_new_game_event(self.config, None, self.source is not None))
+        self.referee = Referee(self.game)
+        self.controller = Controller(self.referee)
+        self._show_board()
+
+    # --- outputs ------------------------------------------------------------------------------------------------
+    def _show_board(self) -> None:
+        if self.board is None:
+            return
+        from .board.pegs import peg_view_from_state
+        try:
+            self.board.show_view(peg_view_from_state(self.game.state), self.clock())
+        except Exception as exc:
+            self._board_failed(exc)
+
+    def _board_failed(self, exc: Exception) -> None:
+        log.error("LED board failed: %s", exc)
+        self.messages["board"] = Message("LED board unavailable: scores on screen only", "warning")
+        try:
+            self.board.close()
+        except Exception:
+            pass
+        self.board = None
+
+    def _store_failed(self, exc: Exception) -> None:
+        log.error("%s", exc)
+        self.messages["store"] = Message("Cannot save the game (disk full?): nothing new is counted", "error")
+
+    def _camera_status(self) -> None:
+        status = getattr(self.source, "status", "") or ""
+        if "lost" in status or "retry" in status:
+            self.messages["camera"] = Message(CAMERA_LOST.text, "error")
+        elif "camera" in self.messages and self.messages["camera"].text == CAMERA_LOST.text:
+            del self.messages["camera"]
+
+    def _conflicts(self) -> None:
+        for key in [k for k in self.messages if k.startswith("conflict:")]:
+            del self.messages[key]
+        for conflict in getattr(self.tracker, "unsure", [])[:2]:
+            self.messages[f"conflict:{conflict.kind}:{conflict.cards}"] = Message(str(conflict).strip()[9:], "warning")
+
+    def current_messages(self) -> tuple[Message, ...]:
+        out = list(self.messages.values())
+        if self.referee.questions and self.controller.screen != "question":
+            out.insert(0, Message(f"{self.referee.questions[0].text} (OK to answer)", "warning"))
+        return tuple(out[:3])
+
+    def view(self):
+        """What the screen shows now: an overlay (menu, correction, question) or the table view."""
+        messages = self.current_messages()
+        overlay = self.controller.overlay(messages)
+        if overlay is not None:
+            return overlay
+        return view_from_state(self.game.state, messages=messages, screen=self.controller.table_screen(),
+                               selected=self.controller.selected)
+
+    def render(self) -> None:
+        if self.display is None:
+            return
+        try:
+            self.display.render(self.view())
+        except Exception as exc:
+            log.error("display failed: %s", exc)
+            self.display = None
+
+    def result(self) -> dict:
+        return result_of(self.game.state)
+
+    def close(self) -> None:
+        for part in (self.source, self.board, self.controls, self.display, self.speaker):
+            try:
+                if part is not None:
+                    part.close()
+            except Exception as exc:  # closing must not hide what happened before it
+                log.debug("closing %r: %s", part, exc)
+        self.store.close()
+
+
+# --- helpers ---------------------------------------------------------------------------------------------------
+
+def _open_store(path: str | Path, messages: dict[str, Message]) -> EventStore:
+    try:
+        store = EventStore(path)
+    except (StoreError, OSError) as exc:
+        log.error("cannot open the game database %s: %s", path, exc)
+        messages["store"] = Message("Cannot open the game database: this game will not survive a restart", "error")
+        return EventStore(":memory:")
+    if store.warning:
+        messages["store"] = Message("The game database was damaged and set aside: a new game starts", "error")
+    return store
+
+
+def _resume(store: EventStore, messages: dict[str, Message]) -> StoredGame | None:
+    try:
+        game = store.resume()
+    except CompanionError as exc:  # a log that no longer replays: keep it, start afresh
+        log.error("the unfinished game could not be resumed: %s", exc)
+        messages["store"] = Message("The last game could not be resumed: a new game starts", "error")
+        unfinished = store.unfinished()
+        if unfinished is not None:
+            store.abandon(unfinished)
+        return None
+    if game is not None:
+        log.info("resumed game %d at hand %d (%s)", game.game_id, game.state.hand, game.state.phase)
+    return game
+
+
+def _new_game_event(config: Config, demo: DemoGame | None, has_camera: bool) -> NewGame:
+    if demo is not None:
+        return demo.events[0]
+    g = config.game
+    first = g.first_dealer if g.first_dealer >= 0 else (None if has_camera else 0)
+    return NewGame(g.variant, config.players, config.options, first, g.target or None)
+
+
+def _manual_calibration(path: str):
+    if not path:
+        return None
+    from .vision.calibration import Calibration
+    try:
+        return Calibration.load(path)
+    except Exception as exc:
+        log.warning("calibration file %s not used: %s", path, exc)
+        return None

@@ -1,0 +1,138 @@
+"""The bundled demo game: a scripted game of cribbage and the table video that shows it being played.
+
+The game is played by :mod:`companion.rules.autoplay` from seeded deals; :func:`demo_table` turns its events into a
+:class:`~companion.sim.table.TableSim` script (cards cut, the starter turned, every card laid in its player's row,
+rows turned down after a go or 31, the crib turned up, the table cleared), rendered at run time from the bundled card
+faces, so no video file is shipped. :func:`expected_result` is what a companion watching the video must end with.
+
+>>> demo = DemoGame.build(target=61, seed=3)
+>>> demo.final.winner is not None, demo.final.target
+(True, 61)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .cards import Card, full_deck
+from .rules.autoplay import script_hand
+from .rules.events import Crib, Cut, Discard, Go, NewGame, Play, Starter
+from .rules.game import Game, GameState
+from .rules.variants import Options
+
+PLAYERS = ("Ann", "Bob")
+
+
+@dataclass
+class DemoGame:
+    """A scripted game: its events and the state they end in."""
+
+    events: list
+    final: GameState
+    seed: int
+
+    @classmethod
+    def build(cls, *, target: int = 61, seed: int = 3, variant: str = "six-card",
+              players: tuple[str, ...] = PLAYERS, max_hands: int = 30) -> DemoGame:
+        rng = random.Random(seed)
+        deck = full_deck()
+        rng.shuffle(deck)
+        # the cut: one card each, the lowest deals; draw again on a tie
+        cut = deck[:len(players)]
+        while len({c.rank for c in cut}) < len(cut) or [c.rank for c in cut].count(min(c.rank for c in cut)) > 1:
+            rng.shuffle(deck)
+            cut = deck[:len(players)]
+        game = Game([NewGame(variant, players, Options(), None, target)])
+        game.apply(Cut(tuple(cut)))
+        for _ in range(max_hands):
+            if game.state.phase == "over":
+                break
+            hand_deck = full_deck()
+            rng.shuffle(hand_deck)
+            script_hand(game, hand_deck)
+        return cls(list(game.log), game.state, seed)
+
+    @property
+    def result(self) -> dict:
+        return result_of(self.final)
+
+
+def result_of(state: GameState) -> dict:
+    """The JSON-ready result of a game: winner, scores by side, and every score with its side, points and reason."""
+    return {
+        "winner": state.sides[state.winner].name if state.winner is not None else None,
+        "scores": {side.name: side.front for side in state.sides},
+        "skunk": state.skunk,
+        "events": [{"side": state.sides[e.side].name, "points": e.points, "reason": e.reason,
+                    "spoken": e.spoken, "hand": e.hand} for e in state.scores],
+    }
+
+
+def demo_table(demo: DemoGame, *, size=(1280, 720), fps: float = 10.0, step: float = 0.9, extras: bool = True):
+    """The table video of ``demo``: a :class:`~companion.sim.table.TableSim` ready to render."""
+    from .sim.table import TableSim
+
+    players = len(demo.final.players)
+    sim = TableSim(seats=players, size=size, fps=fps, seed=demo.seed)
+    t = 0.5
+    replay = Game()
+    passed_once = False
+
+    def seat_zone(seat: int) -> str:
+        return f"seat{seat + 1}"
+
+    def turn_down_rows(at: float) -> float:
+        for seat in range(players):
+            if any(card for card in replay.state.played[seat]):
+                sim.turn_down(seat_zone(seat), at=at)
+                at += 0.5
+        return at
+
+    for event in demo.events:
+        before: GameState = replay.state
+        replay.apply(event)
+        after = replay.state
+        if isinstance(event, Cut):
+            for seat, card in enumerate(event.cards):  # side by side, each index corner in view
+                offset = ((seat - (len(event.cards) - 1) / 2) * 34.0, 0.0)
+                sim.lay(str(card), "starter", at=t, by=seat_zone(seat), offset=offset)
+                t += step
+            t += 0.6
+            sim.clear("starter", at=t)
+            t += step
+        elif isinstance(event, Discard):
+            for card in event.cards:
+                sim.lay(str(card), "crib", at=t, face_up=False, by=seat_zone(event.seat))
+                t += 0.4
+        elif isinstance(event, Starter):
+            sim.lay(str(event.card), "starter", at=t)
+            t += step
+        elif isinstance(event, Play):
+            sim.lay(str(event.card), seat_zone(event.seat), at=t)
+            t += step
+            if extras and not passed_once and len(after.series) == 2:
+                sim.pass_hand(seat_zone(event.seat), at=t - 0.3, duration=0.5)  # a hand reaching across
+                passed_once = True
+        if isinstance(event, (Play, Go)) and after.phase == "play" and before.series and not after.series:
+            t = turn_down_rows(t + 0.3) + 0.3  # the series is over (a go or 31): rows turned down
+        if isinstance(event, Crib):
+            sim.clear("crib", at=t)
+            t += 0.6
+            for i, card in enumerate(event.cards):  # fanned, every index corner in view
+                sim.lay(str(card), "crib", at=t, offset=((i - (len(event.cards) - 1) / 2) * 26.0, 0.0))
+                t += step * 0.8
+            t += 0.8
+            for zone in [seat_zone(s) for s in range(players)] + ["crib", "starter"]:
+                sim.clear(zone, at=t)
+                t += 0.3
+            t += 0.8
+    sim.end(at=t + 3.0)
+    return sim
+
+
+def expected_result(demo: DemoGame) -> dict:
+    return demo.result
+
+
+__all__ = ["Card", "DemoGame", "demo_table", "expected_result", "result_of"]

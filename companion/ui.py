@@ -1,0 +1,246 @@
+"""What the buttons, keys and touches do: a small controller over the screens, the referee and the menus.
+
+It holds only what the screen is doing (which screen, what is selected, a correction under way); every game change
+goes through the :class:`~companion.referee.Referee`. Commands are the screen's :class:`Action` words, whatever
+they came from (a gpiozero button, the rotary encoder, a key, a touch).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .cards import RANKS, SUITS, Card
+from .display.input import Action, ScreenCommand
+from .display.view import CorrectionView, MenuItem, MenuView, Message
+from .referee import Question, Referee
+
+MENU = (("Correct a card", "correct"), ("History", "history"), ("Scores", "scoreboard"), ("New game", "new-game"),
+        ("Back to the game", "back"))
+
+
+@dataclass
+class Controller:
+    """Turns commands into referee calls and screen changes. ``screen``: ``""`` (the game's own), ``menu``,
+    ``history``, ``scoreboard``, ``correct``, ``question``."""
+
+    referee: Referee
+    screen: str = ""
+    selected: int = 0
+    correction: CorrectionView | None = None
+    claim_value: int = 0
+    wants_new_game: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def state(self):
+        return self.referee.state
+
+    # --- views ---------------------------------------------------------------------------------------------------
+    def overlay(self, messages: tuple[Message, ...]) -> MenuView | CorrectionView | None:
+        """The view to draw instead of the table view, if any."""
+        if self.screen == "menu":
+            return MenuView("Menu", tuple(MenuItem(label, key=key) for label, key in MENU), self.selected,
+                            messages=messages)
+        if self.screen == "correct" and self.correction is not None:
+            return replace(self.correction, messages=messages)
+        if self.screen == "question" and self.referee.questions:
+            q = self.referee.questions[0]
+            if q.kind == "claim":
+                items = (MenuItem("Claimed count", str(self.claim_value), "claim"),)
+                return MenuView(q.text, items, 0, hint="Next/Prev: change   OK: confirm", messages=messages)
+            choices = q.choices or ("dismiss",)
+            return MenuView(q.text, tuple(MenuItem(str(c), key=str(i)) for i, c in enumerate(choices)),
+                            self.selected, messages=messages)
+        return None
+
+    def table_screen(self) -> str:
+        return self.screen if self.screen in ("history", "scoreboard") else ""
+
+    # --- commands ------------------------------------------------------------------------------------------------
+    def handle(self, command: ScreenCommand) -> list:
+        """Act on one command; returns the referee's decisions (for the log, the board and the speech)."""
+        action = command.action
+        if action is Action.UNDO and self.screen in ("", "scoreboard"):
+            return self.referee.undo()
+        if action is Action.REDO and self.screen in ("", "scoreboard"):
+            return self.referee.redo()
+        handler = getattr(self, f"_on_{self.screen or 'game'}".replace("-", "_"), self._on_game)
+        return handler(command)
+
+    def _on_game(self, command: ScreenCommand) -> list:
+        action = command.action
+        if action is Action.MENU:
+            self._go("menu")
+        elif action in (Action.OK, Action.GO):
+            if self.referee.questions:
+                self._go("question")
+                self.claim_value = 0
+            else:
+                return self.referee.go()
+        elif action is Action.SELECT and command.card is not None:
+            self._start_correction(command.card)
+        elif action in (Action.NEXT, Action.PREV) and self.referee.questions:
+            self._go("question")
+        return []
+
+    def _on_scoreboard(self, command: ScreenCommand) -> list:
+        if command.action in (Action.MENU, Action.OK):
+            self._go("")
+            return []
+        return self._on_game(command)
+
+    def _on_menu(self, command: ScreenCommand) -> list:
+        action = command.action
+        if action is Action.MENU:
+            self._go("")
+        elif action in (Action.NEXT, Action.PREV):
+            self.selected = (self.selected + (1 if action is Action.NEXT else -1)) % len(MENU)
+        elif action is Action.SELECT and command.index is not None:
+            self.selected = command.index % len(MENU)
+            return self._on_menu(ScreenCommand(Action.OK))
+        elif action in (Action.OK, Action.GO):
+            key = MENU[self.selected][1]
+            if key == "correct":
+                self._start_correction(None)
+            elif key == "new-game":
+                self.wants_new_game = True
+                self._go("")
+            elif key == "back":
+                self._go("")
+            else:
+                self._go(key)
+        return []
+
+    def _on_history(self, command: ScreenCommand) -> list:
+        action = command.action
+        scores = self.state.scores
+        if action is Action.MENU or (action is Action.OK and not scores):
+            self._go("")
+        elif action in (Action.NEXT, Action.PREV) and scores:
+            self.selected = max(0, min(len(scores) - 1, self.selected + (1 if action is Action.NEXT else -1)))
+        elif action is Action.SELECT and command.index is not None:
+            self.selected = command.index
+        elif action is Action.UNDO and scores:
+            return self.undo_score(self.selected)
+        return []
+
+    def undo_score(self, newest_first_index: int) -> list:
+        """Take back the chosen score of the history (newest first) and everything after it."""
+        scores = self.state.scores
+        if not 0 <= newest_first_index < len(scores):
+            return []
+        keep = len(scores) - 1 - newest_first_index
+        out: list = []
+        for _ in range(64):
+            if len(self.state.scores) <= keep:
+                break
+            step = self.referee.undo()
+            if not step:
+                break
+            out += step
+        self.selected = 0
+        return out
+
+    def _on_question(self, command: ScreenCommand) -> list:
+        if not self.referee.questions:
+            self._go("")
+            return []
+        q: Question = self.referee.questions[0]
+        action = command.action
+        if action is Action.MENU:
+            self.referee.questions.remove(q)
+            self._go("" if not self.referee.questions else "question")
+            return []
+        if q.kind == "claim":
+            if action in (Action.NEXT, Action.PREV):
+                self.claim_value = max(0, min(29, self.claim_value + (1 if action is Action.NEXT else -1)))
+                return []
+            if action in (Action.OK, Action.GO):
+                value, self.claim_value = self.claim_value, 0
+                out = self.referee.answer(q, value)
+                self._go("question" if self.referee.questions else "")
+                return out
+            return []
+        choices = q.choices or ("dismiss",)
+        if action in (Action.NEXT, Action.PREV):
+            self.selected = (self.selected + (1 if action is Action.NEXT else -1)) % len(choices)
+            return []
+        if action is Action.SELECT and command.index is not None:
+            self.selected = command.index % len(choices)
+        elif action not in (Action.OK, Action.GO):
+            return []
+        choice = choices[self.selected]
+        if choice == "fix the card" and q.card:
+            self.referee.questions.remove(q)
+            self._start_correction(Card.parse(q.card))
+            return []
+        answer = self.selected if q.kind == "whose-card" else choice
+        out = self.referee.answer(q, answer)
+        if q in self.referee.questions:
+            self.referee.questions.remove(q)
+        self._go("question" if self.referee.questions else "")
+        return out
+
+    # --- corrections -------------------------------------------------------------------------------------------
+    def correctable_cards(self) -> tuple[Card, ...]:
+        s = self.state
+        cards = [c for _, c in s.series] or [c for seat in s.played for c in seat]
+        if s.starter is not None:
+            cards.append(s.starter)
+        for show in s.shows[-1:]:
+            cards += [c for c in show.cards if c not in cards]
+        return tuple(dict.fromkeys(cards))
+
+    def _start_correction(self, card: Card | None) -> None:
+        cards = self.correctable_cards()
+        if card is not None and card in cards:
+            self.correction = CorrectionView("choose", cards, cards.index(card), card, card.rank, card.suit)
+        elif cards:
+            self.correction = CorrectionView("pick", cards, 0)
+        else:
+            self.notes.append("no card to correct yet")
+            return
+        self._go("correct")
+
+    def _on_correct(self, command: ScreenCommand) -> list:
+        view = self.correction
+        action = command.action
+        if view is None or action is Action.MENU:
+            self.correction = None
+            self._go("")
+            return []
+        step = 1 if action is Action.NEXT else -1
+        if view.mode == "pick":
+            if action in (Action.NEXT, Action.PREV):
+                self.correction = replace(view, selected=(view.selected + step) % len(view.cards))
+            elif action is Action.SELECT and command.card is not None and command.card in view.cards:
+                self._start_correction(command.card)
+            elif action in (Action.OK, Action.GO):
+                card = view.cards[view.selected]
+                self.correction = replace(view, mode="choose", card=card, rank=card.rank, suit=card.suit,
+                                          field="rank")
+            return []
+        if action in (Action.NEXT, Action.PREV):
+            if view.field == "rank":
+                self.correction = replace(view, rank=(view.rank - 1 + step) % 13 + 1)
+            else:
+                self.correction = replace(view, suit=SUITS[(SUITS.index(view.suit) + step) % 4])
+            return []
+        if action in (Action.OK, Action.GO):
+            if view.field == "rank":
+                self.correction = replace(view, field="suit")
+                return []
+            new = Card(view.rank, view.suit)
+            self.correction = None
+            self._go("")
+            if new == view.card:
+                return []
+            return self.referee.replace_card(view.card, new)
+        return []
+
+    def _go(self, screen: str) -> None:
+        self.screen = screen
+        self.selected = 0
+
+
+__all__ = ["Controller", "MENU", "RANKS"]
