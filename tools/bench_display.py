@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import time
 
 
@@ -31,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="800x480")
     parser.add_argument("--frames", type=int, default=200)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv or [])  # tools.bench calls main() with the command line of its own
     cores = os.sched_getaffinity(0) if hasattr(os, "sched_setaffinity") else None
     if cores:
         os.sched_setaffinity(0, {min(cores)})  # one core
@@ -84,4 +85,4 @@ def _p95(values: list[float]) -> float:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))
