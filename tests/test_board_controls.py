@@ -8,6 +8,7 @@ import time
 
 import pytest
 from gpiozero import Device
+from gpiozero.exc import GPIOPinInUse
 from gpiozero.pins.mock import MockFactory
 
 from companion.board.controls import Command, Controls, ControlsConfig, command_for_event, command_for_key
@@ -112,7 +113,7 @@ def test_from_config_and_close_frees_the_pins(factory):
 def test_a_failing_constructor_frees_what_it_took(factory):
     from gpiozero import Button
     blocker = Button(13)
-    with pytest.raises(Exception):
+    with pytest.raises(GPIOPinInUse):
         Controls(5, 6, 13, on_command=print)
     blocker.close()
     Controls(5, 6, 13, on_command=print).close()   # 5 and 6 were released

@@ -179,9 +179,10 @@ def test_after_a_scripted_game_the_chip_shows_exactly_the_pegs(factory, name):
         want = board_frame(layout, view)
         assert chip.colours() == want
         assert {gb for gb, r, g, b in chip.leds if r or g or b} == {31}
-        # and the lit holes are the pegs: every side's front bright in its colour
-        for i, (front, back) in enumerate(view.sides):
-            assert layout.sides[i].colour in chip.colours()
+        # and every side's front peg is lit bright in its colour, on its hole
+        for i, (front, _) in enumerate(view.sides):
+            hole = layout.game if front >= view.target else layout.sides[i].track[(front - 1) % layout.holes_per_track]
+            assert chip.colours()[hole] == layout.sides[i].colour
 
 
 def test_max7219_board_lights_the_same_holes(factory):

@@ -72,7 +72,7 @@ def expected_lit(layout, view):
     for i, (front, back) in enumerate(view.sides):
         side = layout.sides[i]
 
-        def hole(score, is_back):
+        def hole(score, is_back, i=i, side=side):
             if score == 0:
                 return side.start[min(1 if is_back else 0, len(side.start) - 1)] if side.start else None
             if score >= view.target:
@@ -125,19 +125,6 @@ def test_a_full_white_board_is_never_asked_of_a_4a_supply():
 
 
 # --- animations -------------------------------------------------------------------------------------------------
-
-def play(layout, views, times, *, until):
-    anim = BoardAnimator(layout)
-    frames = {}
-    pending = list(zip(times, views))
-    t = 0.0
-    while t <= until:
-        while pending and pending[0][0] <= t:
-            anim.update(pending.pop(0)[1], pending and pending[0][0] or t)
-        frames[round(t, 3)] = anim.frame(t)
-        t += 0.01
-    return anim, frames
-
 
 def test_the_front_peg_walks_then_the_hole_blinks_once():
     layout = load_layout("two-player-121")

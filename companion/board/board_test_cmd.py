@@ -45,7 +45,7 @@ def steps(layout: Layout) -> Iterator[Step]:
         frame: Frame = [(0, 0, 0)] * layout.leds
         frame[led] = (255, 255, 255) if hole.side is None else layout.sides[hole.side].colour
         yield Step(frame, layout.hole_name(hole), f"LED {led}  ·  hole {k} of {len(holes)}", led)
-    for i, side in enumerate(layout.sides):
+    for side in layout.sides:
         frame = [(0, 0, 0)] * layout.leds
         for led in (*side.start, *side.track, *side.laps):
             frame[led] = side.colour

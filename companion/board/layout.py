@@ -185,7 +185,7 @@ def parse_leds(spec: str | int | Sequence[int], *, where: str = "leds") -> list[
             out.extend(range(a, b + 1) if a <= b else range(a, b - 1, -1))
         return out
     if isinstance(spec, Sequence) and all(isinstance(x, int) and not isinstance(x, bool) for x in spec):
-        return list(spec)
+        return [int(x) for x in spec]
     raise LayoutError(f"{where}: expected LED numbers like \"0-59\" or a list of integers, got {spec!r}")
 
 

@@ -229,8 +229,9 @@ def open_board(config: BoardConfig | Mapping[str, Any] | None = None, *, pin_fac
     if not isinstance(config, BoardConfig):
         config = BoardConfig.from_mapping(config or {})
     layout = load_layout(config.layout)
-    options: dict[str, Any] = dict(port=config.port, device=config.device, rate=config.rate, brightness=config.brightness,
-                   order=config.order, chips=config.chips, budget=config.budget, animate=config.animate)
+    options: dict[str, Any] = dict(port=config.port, device=config.device, rate=config.rate,
+                                   brightness=config.brightness, order=config.order, chips=config.chips,
+                                   budget=config.budget, animate=config.animate)
 
     def virtual(message: str | None) -> tuple[PegBoard, str | None]:
         return PegBoard(layout, VirtualChain(layout.leds), driver="virtual", **options), message
