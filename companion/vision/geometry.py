@@ -35,22 +35,23 @@ def warp_card(frame: np.ndarray, corners: np.ndarray, size=(CARD_W, CARD_H)) -> 
 def white_balance(img: np.ndarray) -> np.ndarray:
     """Scale the colour channels so that the brightest pixels (most likely card stock) come out grey: warm
     indoor light otherwise makes white cards look as coloured as a wooden table."""
-    sample = img[::4, ::4].reshape(-1, 3)
-    bright = sample.sum(axis=1)
-    top = sample[bright >= np.percentile(bright, 97)].astype(np.float32).mean(axis=0) + 1
+    sample = np.ascontiguousarray(img[::4, ::4]).reshape(-1, 3)
+    bright = cv2.transform(sample[None], np.ones((1, 3), np.float32))[0].ravel()
+    cut = np.partition(bright, int(0.97 * (bright.size - 1)))[int(0.97 * (bright.size - 1))]
+    top = sample[bright >= cut].astype(np.float32).mean(axis=0) + 1
     gains = top.max() / top
     if gains.max() < 1.04:
         return img
-    return np.clip(img.astype(np.float32) * np.minimum(gains, 2.0), 0, 255).astype(np.uint8)
+    return cv2.transform(img, np.diag(np.minimum(gains, 2.0)).astype(np.float32))
 
 
 def card_masks(small: np.ndarray) -> list[np.ndarray]:
     """Candidate masks of card stock (bright, nearly colourless pixels) at a few brightness thresholds: the
     frame's two-class split, and the split of its bright class (white cards on a light grey table)."""
     small = white_balance(small)
-    mn = small.min(axis=2)
-    sat = small.max(axis=2).astype(np.int16) - mn
-    neutral = sat < 70
+    b, g, r = cv2.split(small)
+    mn = cv2.min(cv2.min(b, g), r)
+    neutral = cv2.subtract(cv2.max(cv2.max(b, g), r), mn) < 70
     t1, _ = cv2.threshold(mn, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     levels = [max(t1, 80)]
     bright = mn[mn > t1]
@@ -70,9 +71,9 @@ def card_masks(small: np.ndarray) -> list[np.ndarray]:
 
 
 def find_quads(frame: np.ndarray, *, min_area_frac: float = 0.002):
-    """Card-shaped quadrilaterals in ``frame``: a list of (corners 4x2 in frame coordinates, ordered as
-    :func:`order_corners`), and a list of the remaining card-stock blobs (contours, frame coordinates) that did
-    not look like one whole card (overlapping cards, partly hidden cards)."""
+    """Card-shaped quadrilaterals in ``frame``: a list of corners (4x2, frame coordinates, ordered as
+    :func:`order_corners`), and the card-stock mask (uint8, frame size) when some card stock did not make a whole
+    card (overlapping, partly hidden cards), else None."""
     h, w = frame.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h, w))
     small = cv2.resize(frame, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) \
@@ -80,7 +81,8 @@ def find_quads(frame: np.ndarray, *, min_area_frac: float = 0.002):
     sa = small.shape[0] * small.shape[1]
     quads, blobs = [], []
     contours = []
-    for k, mask in enumerate(card_masks(small)):
+    masks = card_masks(small)
+    for k, mask in enumerate(masks):
         # in the masks cut by edges a card on a white table is a hole in the table's shape: list every contour
         found, _ = cv2.findContours(mask, cv2.RETR_LIST if k % 2 else cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         contours.extend(found)
@@ -111,5 +113,9 @@ def find_quads(frame: np.ndarray, *, min_area_frac: float = 0.002):
                 if not any(np.abs(q.mean(0) - o.mean(0)).max() < 0.2 * short / scale for o in quads):
                     quads.append(q)
                 continue
-        blobs.append((cnt.astype(np.float32) / scale))
-    return quads, blobs
+        if area > 0.01 * sa:
+            blobs.append(cnt)
+    stock = None
+    if blobs:
+        stock = cv2.resize(masks[0], (w, h), interpolation=cv2.INTER_NEAREST) if scale < 1 else masks[0]
+    return quads, stock

@@ -27,16 +27,16 @@ class IndexGlyphs:
 
 def _ink(corner: np.ndarray):
     """Ink strength in [0, 1] per pixel, the binary ink mask and the paper colour, or None if no contrast."""
-    mn = corner.min(axis=2)
-    paper_level = float(np.percentile(mn, 85))
-    dark_level = float(np.percentile(mn, 1))
+    b, g, r = cv2.split(corner)
+    mn = cv2.min(cv2.min(b, g), r)
+    dark_level, paper70, paper_level = (float(v) for v in np.percentile(mn, (1, 70, 85)))
     if paper_level < 60 or paper_level - dark_level < 45:
         return None
     t, _ = cv2.threshold(mn, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     t = min(t, dark_level + 0.75 * (paper_level - dark_level))
     mask = (mn < t).astype(np.uint8)
     strength = np.clip((paper_level - mn.astype(np.float32)) / max(paper_level - dark_level, 1), 0, 1)
-    paper = corner[mn >= np.percentile(mn, 70)].reshape(-1, 3).mean(0) + 1
+    paper = np.array(cv2.mean(corner, (mn >= paper70).astype(np.uint8))[:3]) + 1
     return strength, mask, paper
 
 
@@ -51,9 +51,9 @@ def _norm_patch(strength: np.ndarray, labels: np.ndarray, ids, box, size) -> np.
     return (patch / n if n > 1e-6 else patch).astype(np.float32)
 
 
-def extract_index(corner: np.ndarray) -> IndexGlyphs | None:
+def extract_index(corner: np.ndarray, anchor: tuple[int, int] | None = None) -> IndexGlyphs | None:
     """Find the rank glyph and the suit glyph under it in ``corner``, the top-left part of an upright card face
-    (BGR). Returns None when there is no such pair."""
+    (BGR). With ``anchor`` (x, y), the rank glyph must cover that pixel. Returns None when there is no such pair."""
     if corner.ndim != 3 or corner.shape[0] < 20 or corner.shape[1] < 12:
         return None
     ink = _ink(corner)
@@ -79,7 +79,12 @@ def extract_index(corner: np.ndarray) -> IndexGlyphs | None:
     if len(comps) < 2:
         return None
     comps.sort(key=lambda c: c[1])
-    for k, top in enumerate(comps[:3]):
+    tops = comps[:3]
+    if anchor is not None:
+        ax, ay = anchor
+        tops = sorted((c for c in comps if c[0] <= ax < c[0] + c[2] and c[1] <= ay < c[1] + c[3]),
+                      key=lambda c: c[2] * c[3])[:1]
+    for top in tops:
         x, y, w, h, i = top
         group = [top]
         for c in comps:

@@ -14,6 +14,7 @@ import numpy as np
 
 from .classifier import JUNK, GlyphModel, default_model
 from .detection import BACK, UNKNOWN, Detection
+from . import corners as corner_search
 from .geometry import CARD_H, CARD_W, find_quads, warp_card
 from .glyphs import IndexGlyphs, extract_index, features
 
@@ -53,9 +54,10 @@ def _as_bgr(frame) -> np.ndarray | None:
     return np.ascontiguousarray(frame)
 
 
-def read_corner(corner: np.ndarray, model: GlyphModel) -> CornerRead | None:
-    """Name the index in ``corner`` (the top-left part of an upright card face); None if there is no index."""
-    g = extract_index(corner)
+def read_corner(corner: np.ndarray, model: GlyphModel, anchor=None) -> CornerRead | None:
+    """Name the index in ``corner`` (the top-left part of an upright card face); None if there is no index.
+    ``anchor``: a pixel the rank glyph must cover."""
+    g = extract_index(corner, anchor)
     if g is None:
         return None
     fr, fs = features(g)
@@ -123,10 +125,40 @@ def recognize(frame, *, model: GlyphModel | None = None) -> list[Detection]:
     if img is None:
         return []
     model = model or default_model()
-    quads, _blobs = find_quads(img)
+    quads, stock = find_quads(img)
     found = []
     for q in quads:
         det = read_card(img, q, model)
         if det is not None:
             found.append(det)
+    if stock is not None:
+        found += _partly_hidden(img, stock, quads, found, model)
     return found
+
+
+def _partly_hidden(img, stock, quads, found, model) -> list[Detection]:
+    """Cards read by their index corner alone, in card stock that is not one whole card."""
+    stock = stock.copy()
+    for q in quads:
+        cv2.fillPoly(stock, [np.round(q).astype(np.int32)], 0)
+    if not stock.any():
+        return []
+    b, g, r = cv2.split(img)
+    mn = cv2.min(cv2.min(b, g), r)
+    have = {d.card for d in found}
+    best: dict[str, tuple] = {}
+    for code, conf, pts, centre in corner_search.search(img, mn, stock, model, read_corner):
+        if code in have:
+            continue
+        if code not in best or conf > best[code][1]:
+            best[code] = (code, conf, pts, centre)
+    # two different names read at the same place: keep neither
+    out = []
+    reads = list(best.values())
+    for k, (code, conf, pts, centre) in enumerate(reads):
+        size = float(np.linalg.norm(pts[2] - pts[0]))
+        clash = any(np.linalg.norm(centre - c2) < 0.5 * size for j, (_, _, _, c2) in enumerate(reads) if j != k)
+        if clash:
+            continue
+        out.append(Detection(code, conf, tuple((float(x), float(y)) for x, y in pts), False))
+    return out

@@ -159,7 +159,7 @@ class Tracker:
                  calibration: Calibration | AutoCalibrator | None = None, *, k: int = 3, n: int = 5,
                  hold: float = 1.5, still_mm: float = 35.0, same_spot_mm: float = 25.0,
                  ignore: Iterable[str] = ("deck", ELSEWHERE), differ: FrameDiffer | None = None,
-                 min_confidence: float = 0.0, recheck: float = 0.3) -> None:
+                 min_confidence: float = 0.0, recheck: float = 0.2) -> None:
         if not 1 <= k <= n:
             raise ValueError(f"tracker needs 1 <= k <= n, got k={k!r}, n={n!r}")
         self.recognize = recognize
@@ -222,7 +222,7 @@ class Tracker:
             self.recognised += 1
             self.last_detections = list(self.recognize(frame)) if self.recognize else []
             self.last_sightings = self.place_all(self.last_detections)
-        return self.observe(self.last_sightings, t)
+        return self.observe(self.last_sightings, t, fresh=changed)
 
     def _settled(self) -> bool:
         """Whether the last reading agrees with the stable state: every card in place seen, nothing pending."""
@@ -247,15 +247,23 @@ class Tracker:
                 for d, (x, y) in zip(dets, pts)]
 
     # -- the state machine -----------------------------------------------------------------------------------------
-    def observe(self, sightings: Iterable[Sighting], t: float) -> list[TableChange]:
-        """Update the state with one frame's sightings at time ``t``; return the changes this made sure of."""
+    def observe(self, sightings: Iterable[Sighting], t: float, *, fresh: bool = True) -> list[TableChange]:
+        """Update the state with one frame's sightings at time ``t``; return the changes this made sure of.
+
+        ``fresh=False`` says the sightings are the last ones again for an unchanged picture: the cards in them are
+        still there at ``t``, but the reading is not new evidence (the ``k`` of ``n`` count is over readings)."""
         sightings = list(sightings)
         seen: dict[tuple[str, str], tuple[float, float] | None] = {}
         for s in sightings:
             if s.zone not in self.ignore and s.card != UNKNOWN:
                 seen.setdefault((s.zone, s.card), s.pos)
-        self._record(seen, t)
-        self._record_backs(sightings, t)
+        if fresh:
+            self._record(seen, t)
+            self._record_backs(sightings, t)
+        else:
+            for key in seen:
+                if key in self._tracks and self._tracks[key].gone_since is None:
+                    self._tracks[key].last_seen = t
         out = self._face_down(t) + self._removals(t) + self._arrivals(t)
         out.sort(key=lambda c: (c.time, _ORDER[c.kind]))
         self.changes.extend(out)
