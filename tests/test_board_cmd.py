@@ -86,3 +86,26 @@ def test_drilling_templates_are_true_scale_and_up_to_date(tmp_path):
         assert {float(c.get("r")) for c in circles} == {layout.hole_mm / 2}
         committed = Path(__file__).resolve().parents[1] / "hardware" / "drilling" / f"{name}.svg"
         assert committed.read_text() == svg, "run `python -m tools.drill_template` and commit hardware/drilling"
+
+
+def test_draw_board_paints_lit_holes_where_the_layout_puts_them():
+    import pygame
+
+    from companion.board.pegs import PegView, board_frame
+    from companion.board.virtual import HOLE, draw_board, screen_colour
+
+    layout = load_layout("two-player-61")
+    frame = board_frame(layout, PegView(((70, 64), (3, 0)), target=121))
+    surface = pygame.Surface((900, 260))
+    where = draw_board(surface, (10, 10, 880, 240), layout, frame)
+    assert set(where) == {led for _, led in layout.holes()}
+    for led, colour in enumerate(frame):
+        if led in where:
+            pixel = tuple(surface.get_at(where[led]))[:3]
+            assert pixel == (screen_colour(colour) if any(colour) else HOLE)
+    # proportions kept: the board is wider than tall as in mm
+    xs = [p[0] for p in where.values()]
+    ys = [p[1] for p in where.values()]
+    assert (max(xs) - min(xs)) / (max(ys) - min(ys)) == pytest.approx(
+        (max(p[0] for p in layout.positions.values()) - min(p[0] for p in layout.positions.values()))
+        / (max(p[1] for p in layout.positions.values()) - min(p[1] for p in layout.positions.values())), rel=0.05)
