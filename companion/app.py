@@ -126,6 +126,10 @@ class Companion:
         cam = self.config.camera
         if source is None and demo is not None:
             source = demo_table(demo, fps=cam.fps).source()
+            resume_at = self.store.last_meta(self.game.game_id) if len(self.game.game.log) > 1 else None
+            if resume_at and "frame" in resume_at:  # after a restart the camera sees the table as it is now
+                source.index = int(resume_at["frame"]) + 1
+                log.info("demo resumed at frame %d", source.index)
         elif source is None and cam.source not in ("none", "demo"):
             from .vision.sources import open_source
             try:
@@ -137,7 +141,9 @@ class Companion:
             if cam.source != "none":
                 self.messages["camera"] = Message("No camera: enter cards with the buttons or keys", "info")
             return
-        if recognize is None:
+        if recognize == "scripted" and hasattr(source, "sim"):
+            recognize = source.sim.recognizer()
+        elif recognize is None or recognize == "scripted":
             from .vision.reader import recognize as real_recognize
             recognize = real_recognize
         t = self.config.tracker
@@ -201,6 +207,8 @@ class Companion:
         """Look at one frame taken at video time ``t``; apply what the table changes mean."""
         started = self.clock()
         self.frame_index += 1
+        position = getattr(self.source, "index", None)
+        self.game.meta = {"frame": position - 1} if isinstance(position, int) else None
         try:
             changes = self.tracker.process(frame, t)
         except Exception as exc:  # a bad frame must never stop the game

@@ -48,6 +48,7 @@ CREATE TABLE IF NOT EXISTS events (
     type TEXT NOT NULL,
     version INTEGER NOT NULL,
     data TEXT NOT NULL,
+    meta TEXT,
     PRIMARY KEY (game_id, seq)
 );
 """
@@ -127,15 +128,23 @@ class EventStore:
             self._insert(game_id, 0, new_game)
         return game_id
 
-    def append(self, game_id: int, seq: int, event) -> None:
-        """Commit one event at position ``seq``; a second write at the same place fails loudly."""
+    def append(self, game_id: int, seq: int, event, meta: dict | None = None) -> None:
+        """Commit one event at position ``seq``; a second write at the same place fails loudly. ``meta`` is what
+        the table looked like when it happened (e.g. the replay frame), kept beside the event, never in it."""
         with self._tx():
-            self._insert(game_id, seq, event)
+            self._insert(game_id, seq, event, meta)
 
-    def _insert(self, game_id: int, seq: int, event) -> None:
+    def _insert(self, game_id: int, seq: int, event, meta: dict | None = None) -> None:
         data = event_to_dict(event)
-        self._db.execute("INSERT INTO events (game_id, seq, at, type, version, data) VALUES (?, ?, ?, ?, ?, ?)",
-                         (game_id, seq, _now(), data["type"], data["v"], json.dumps(data)))
+        self._db.execute("INSERT INTO events (game_id, seq, at, type, version, data, meta) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         (game_id, seq, _now(), data["type"], data["v"], json.dumps(data),
+                          json.dumps(meta) if meta else None))
+
+    def last_meta(self, game_id: int) -> dict | None:
+        """The ``meta`` of the newest event of a game that has one."""
+        row = self._db.execute("SELECT meta FROM events WHERE game_id=? AND meta IS NOT NULL ORDER BY seq DESC "
+                               "LIMIT 1", (game_id,)).fetchone()
+        return json.loads(row[0]) if row else None
 
     def finish(self, game_id: int, state: GameState) -> None:
         """Record the result of a finished game in the history."""
@@ -241,6 +250,7 @@ class StoredGame:
         self.store = store
         self.game_id = game_id
         self.game = game
+        self.meta: dict | None = None  # stored beside each event applied (the app sets the replay frame here)
 
     @property
     def state(self) -> GameState:
@@ -250,7 +260,7 @@ class StoredGame:
         """Validate, store, then apply; raises IllegalMove (nothing stored) or StoreError (nothing applied)."""
         state = self.game.preview(event)
         was_over = self.game.state.winner is not None
-        self.store.append(self.game_id, len(self.game.log), event)
+        self.store.append(self.game_id, len(self.game.log), event, self.meta)
         self.game.commit(event, state)
         if state.winner is not None:
             self.store.finish(self.game_id, state)

@@ -1,0 +1,76 @@
+"""``companion run``: start the companion (or play the bundled demo game through the whole pipeline)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+
+EXIT_MISMATCH = 1
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("run", help="start the companion (on a PC: the demo table, the virtual board, a window)")
+    p.add_argument("--config", help="a companion.toml (default: ./companion.toml, the user's config, /etc/companion)")
+    p.add_argument("--demo", action="store_true", help="watch the bundled demo game instead of the camera")
+    p.add_argument("--headless", action="store_true", help="no window; with --demo, print the game as JSON")
+    p.add_argument("--db", help="the game database (default: the user's data directory; demo.db for --demo)")
+    p.add_argument("--new-game", action="store_true", help="start a new game instead of resuming the last one")
+    p.add_argument("--source", help="camera source for this run: picamera, webcam:0, replay:PATH[@FPS][:loop], none")
+    p.add_argument("--reader", choices=("camera", "scripted"), default="camera",
+                   help="scripted: with --demo, read the cards from the demo's script (checks the pipeline "
+                        "without the card reader)")
+    p.add_argument("--log-level", choices=("debug", "info", "warning", "error"), help="override log.level")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from .app import Companion
+    from .config import build_config, load_config
+    from .demo import DemoGame
+    from .paths import data_dir
+
+    config = load_config(args.config)
+    if args.source:
+        config = build_config({**config.raw, "camera": {**config.raw.get("camera", {}), "source": args.source}},
+                              config.source)
+    level = (args.log_level or config.log.level).upper()
+    logging.basicConfig(level=level, stream=sys.stderr if args.headless else sys.stdout,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    demo = None
+    if args.demo or (config.camera.source == "demo" and not args.source):
+        demo = DemoGame.build()
+    db = args.db or (data_dir() / "demo.db" if demo else None)
+    app = Companion.create(config, headless=args.headless, demo=demo, db_path=db,
+                           new_game=args.new_game or (demo is not None and not args.db),
+                           recognize="scripted" if args.reader == "scripted" else None)
+    logging.getLogger("companion").info("game %d: %s; board: %s; camera: %s", app.game.game_id,
+                                        ", ".join(app.game.state.players), config.board.driver,
+                                        "demo table" if demo else config.camera.source)
+    if args.headless and demo is not None:
+        return _headless_demo(app, demo)
+    if args.headless:
+        app.run()
+        return 0
+    app.run(until_demo_ends=False)
+    return 0
+
+
+def _headless_demo(app, demo) -> int:
+    """Feed every frame of the demo through the pipeline; print the game seen; 0 if it is the game scripted."""
+    try:
+        while app.game.state.phase != "over":
+            frame = app.source.read()
+            if frame is None:
+                break
+            app.process_frame(frame, app.source.time)
+        result = app.result()
+    finally:
+        app.close()
+    print(json.dumps(result))
+    expected = demo.result
+    if result != expected:
+        print(f"companion run: the game seen differs from the game scripted "
+              f"(seen {result['scores']}, scripted {expected['scores']})", file=sys.stderr)
+        return EXIT_MISMATCH
+    return 0
