@@ -328,3 +328,17 @@ def test_open_board_with_no_pin_factory_carries_on_virtual(tmp_path, monkeypatch
 def test_open_board_lets_layout_errors_through():
     with pytest.raises(LayoutError):
         open_board({"layout": "no-such-board", "driver": "virtual"})
+
+
+def test_on_a_max7219_board_the_back_peg_winks(factory):
+    layout = load_layout("two-player-61")
+    chip = keep(factory, MAX7219Chip(3))
+    board = keep(factory, PegBoard(layout, driver="max7219"))
+    view = PegView(((44, 40), (13, 0)), target=61)
+    board.show_view(view, now=0.0)
+    board.tick(10.0)
+    everything = set(lit(board_frame(layout, view)))
+    assert chip.lit() == everything
+    board.tick(11.8)                                   # the last 0.4 s of every 2 s: back pegs dark
+    back = {layout.sides[0].track[39], layout.sides[1].start[1]}
+    assert chip.lit() == everything - back

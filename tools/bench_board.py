@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
 
@@ -44,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=2000, help="frame computations timed (default %(default)s)")
     parser.add_argument("--writes", type=int, default=3, help="writes through the mock driver (default %(default)s)")
-    args = parser.parse_args(argv)
+    args = parser.parse_args([] if argv is None else argv)  # called by tools.bench: its command line is not ours
 
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
@@ -122,4 +123,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))

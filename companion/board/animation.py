@@ -2,7 +2,9 @@
 
 - the front peg *walks* hole by hole to its new hole when points are scored, then that hole *blinks* once;
 - the winner's track is *swept* by a short comet (drawn only on dark holes, so no peg is covered);
-- the front peg of the side whose turn or decision it is *pulses* gently (never below 60 %).
+- the front peg of the side whose turn or decision it is *pulses* gently (never below 60 %);
+- on single-colour chains (MAX7219: one brightness for every LED) the back pegs *wink* off briefly every two
+  seconds, so front and back can be told apart (``back_wink``).
 
 No animation hides a true peg position for more than a second: a walk lasts at most 0.6 s and the blink
 0.2 s after it. When every animation is over, :meth:`BoardAnimator.frame` equals :func:`~.pegs.board_frame`.
@@ -46,7 +48,8 @@ class BoardAnimator:
 
     def __init__(self, layout: Layout, *, seconds_per_hole: float = 0.04, max_walk: float = 0.6,
                  blink_delay: float = 0.1, blink: float = 0.2, pulse_period: float = 2.0, pulse_depth: float = 0.4,
-                 sweep: float = 1.5, sweeps: int = 2, comet: tuple[float, ...] = (0.5, 0.3, 0.15, 0.07)) -> None:
+                 sweep: float = 1.5, sweeps: int = 2, comet: tuple[float, ...] = (0.5, 0.3, 0.15, 0.07),
+                 back_wink: tuple[float, float] | None = None) -> None:
         if max_walk + blink_delay + blink > 1.0:
             raise ValueError("max_walk + blink_delay + blink must not exceed 1 s: a peg may be hidden at most 1 s")
         self.layout = layout
@@ -59,6 +62,9 @@ class BoardAnimator:
         self.sweep = sweep
         self.sweeps = sweeps
         self.comet = comet
+        if back_wink is not None and not 0 < back_wink[1] <= min(1.0, back_wink[0] / 2):
+            raise ValueError("back_wink is (period, off) with off at most 1 s and half the period")
+        self.back_wink = back_wink
         self.view: PegView | None = None
         self._walks: dict[int, _Walk] = {}
         self._pulse_t0 = 0.0
@@ -116,6 +122,12 @@ class BoardAnimator:
                 blinking.append(i)
         frame = board_frame(self.layout, replace(view, sides=tuple(shown)))
         self._draw_sweep(frame, view, now)
+        if self.back_wink is not None and now % self.back_wink[0] >= self.back_wink[0] - self.back_wink[1]:
+            fronts = {peg_led(self.layout, i, f, view.target) for i, (f, _) in enumerate(shown)}
+            for i, (front, back) in enumerate(view.sides):
+                led = peg_led(self.layout, i, back, view.target, back=True)
+                if led is not None and led not in fronts:
+                    frame[led] = (0, 0, 0)
         for i in blinking:
             led = peg_led(self.layout, i, view.sides[i][0], view.target)
             if led is not None:

@@ -89,7 +89,8 @@ class PegBoard:
         self.layout = layout if isinstance(layout, Layout) else load_layout(layout)
         self.budget = budget or PowerBudget()
         self._global_level = brightness / 31 if driver in ("apa102", "sk9822") and chain is None else 1.0
-        self.animator = BoardAnimator(self.layout) if animate else None
+        mono = driver == "max7219" and chain is None
+        self.animator = BoardAnimator(self.layout, back_wink=(2.0, 0.4) if mono else None) if animate else None
         self.chain: LedChain | None = None
         self.view: PegView | None = None
         self._frame: Frame = []
