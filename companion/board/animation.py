@@ -124,7 +124,7 @@ class BoardAnimator:
         self._draw_sweep(frame, view, now)
         if self.back_wink is not None and now % self.back_wink[0] >= self.back_wink[0] - self.back_wink[1]:
             fronts = {peg_led(self.layout, i, f, view.target) for i, (f, _) in enumerate(shown)}
-            for i, (front, back) in enumerate(view.sides):
+            for i, (_, back) in enumerate(view.sides):
                 led = peg_led(self.layout, i, back, view.target, back=True)
                 if led is not None and led not in fronts:
                     frame[led] = (0, 0, 0)
