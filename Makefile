@@ -50,7 +50,7 @@ install-service:
 	sudo mkdir -p /opt/companion /etc/companion
 	sudo rsync -a --delete --exclude .venv --exclude .git ./ /opt/companion/
 	sudo python3 -m venv --system-site-packages /opt/companion/.venv
-	sudo /opt/companion/.venv/bin/python -m pip install --quiet --no-deps /opt/companion
+	sudo /opt/companion/.venv/bin/python -m pip install --quiet --no-deps -e /opt/companion
 	sudo /opt/companion/.venv/bin/python -m pip install --quiet 'pygame-ce>=2.4' 'platformdirs>=3'
 	sudo test -f /etc/companion/companion.toml || sudo cp companion.example.toml /etc/companion/companion.toml
 	sudo install -m 644 systemd/companion.service /etc/systemd/system/companion.service

@@ -159,3 +159,11 @@ def test_muggins_asks_for_the_claim_and_offers_missed_points():
     assert offer.points == 9 and offer.seat == 0
     ref.answer(offer, "take")
     assert fronts(ref)[0] == before[0] + 9
+
+
+def test_cards_seen_again_after_a_restart_change_nothing():
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH", "seat1 5S")
+    state = ref.state
+    assert lay(ref, "starter 2D", "seat2 TH", "seat1 5S") == []  # the whole table reported again
+    assert ref.state == state and ref.questions == []
