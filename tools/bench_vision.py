@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     print("| set | images/cards | correct / found | wrong / extra | unknown |")
     print("|---|---|---|---|---|")
     if photos.is_dir():
-        for name, border in (("webcam-single", 0), ("card-faces", 60)):
+        for name, border in (("webcam-single", 0), ("card-faces", 160)):
             if (photos / name / "LABELS.tsv").exists():
                 r = single_card(photos / name, a.sample, a.verbose, border)
                 print(f"| {name} | {r['n']} | {r['correct']:.1%} | {r['wrong']:.1%} | {r['unknown']:.1%} |")

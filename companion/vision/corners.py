@@ -82,13 +82,11 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
     h = frame.shape[0]
     comps = ink_components(mn, stock, min_h=max(6, h // 120), max_h=max(20, h // 12))
     reads = []
-    tried = set()
+    used: set[int] = set()  # glyphs already part of an index read
     for i, j in candidate_pairs(comps):
-        a, b = comps[i, :2], comps[j, :2]
-        key = (i, j)
-        if key in tried:
+        if i in used or j in used:
             continue
-        tried.add(key)
+        a, b = comps[i, :2], comps[j, :2]
         dist = float(np.linalg.norm(b - a))
         crop, back = upright_corner(frame, a, b, rank_h=0.95 * dist)
         got = read_corner(crop, model, anchor=ANCHOR)
@@ -102,4 +100,5 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
         box = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
         pts = cv2.transform(box[None], back)[0]
         reads.append((got.code, got.confidence, pts, a))
+        used.update((i, j))
     return reads

@@ -29,7 +29,8 @@ def _ink(corner: np.ndarray):
     """Ink strength in [0, 1] per pixel, the binary ink mask and the paper colour, or None if no contrast."""
     b, g, r = cv2.split(corner)
     mn = cv2.min(cv2.min(b, g), r)
-    dark_level, paper70, paper_level = (float(v) for v in np.percentile(mn, (1, 70, 85)))
+    cdf = np.cumsum(cv2.calcHist([mn], [0], None, [256], [0, 256]).ravel())
+    dark_level, paper70, paper_level = (float(v) for v in np.searchsorted(cdf, cdf[-1] * np.array([.01, .7, .85])))
     if paper_level < 60 or paper_level - dark_level < 45:
         return None
     t, _ = cv2.threshold(mn, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -43,7 +44,10 @@ def _ink(corner: np.ndarray):
 def _norm_patch(strength: np.ndarray, labels: np.ndarray, ids, box, size) -> np.ndarray:
     x, y, w, h = box
     sub = strength[y:y + h, x:x + w]
-    keep = np.isin(labels[y:y + h, x:x + w], ids).astype(np.uint8)
+    lab = labels[y:y + h, x:x + w]
+    keep = np.zeros(lab.shape, np.uint8)
+    for i in ids:
+        keep[lab == i] = 1
     keep = cv2.dilate(keep, np.ones((3, 3), np.uint8))
     patch = cv2.resize(sub * keep, size, interpolation=cv2.INTER_AREA)
     patch = patch - patch.mean()
@@ -117,7 +121,9 @@ def extract_index(corner: np.ndarray, anchor: tuple[int, int] | None = None) -> 
         ids = [c[4] for c in group]
         rank = _norm_patch(strength, labels, ids, rbox, RANK_SIZE)
         suitp = _norm_patch(strength, labels, [suit[4]], sbox, SUIT_SIZE)
-        sel = np.isin(labels, ids + [suit[4]])
+        sel = np.zeros(labels.shape, bool)
+        for i in ids + [suit[4]]:
+            sel |= labels == i
         inkcol = corner[sel].reshape(-1, 3).astype(np.float32) / paper
         b, g, r = np.median(inkcol, axis=0)
         redness = float((1.02 - min(b, g)) / max(1.02 - r, 0.05))

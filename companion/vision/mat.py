@@ -183,9 +183,9 @@ def _texts(mat: Mat) -> list[tuple[str, float, float, float]]:
     for z in mat.zones.zones:
         x, y, w, h = z.rect
         out.append((z.label or z.name.upper(), x + 3, y + 7, 4.5))
-    w, h = mat.zones.size_mm
-    out.append((f"CRIBBAGE COMPANION PLAY MAT - {mat.seats} SEATS - {mat.paper.upper()} x{len(mat.sheets)}",
-                w / 2 - 80, h / 2 + 2 if mat.seats == 2 else h / 2 + 70, 3.5))
+    x, y = _title_spot(mat)
+    out += [("CRIBBAGE COMPANION", x, y, 3.2), (f"{mat.seats} SEATS, {mat.paper.upper()} x{len(mat.sheets)}", x, y + 6, 3.2),
+            ("50 MM (CHECK THE PRINT)", x, y + 20, 2.4)]
     for s in mat.sheets:
         note = f"SHEET {s.number}/{len(mat.sheets)} - PRINT AT 100% - TAPE EDGE TO EDGE" if len(mat.sheets) > 1 \
             else "PRINT AT 100%, NO FIT TO PAGE"
@@ -195,6 +195,12 @@ def _texts(mat: Mat) -> list[tuple[str, float, float, float]]:
                 out.append((note, x, y, 2.6))
                 break
     return out
+
+
+def _title_spot(mat: Mat) -> tuple[float, float]:
+    """Where the title and the scale bar go: top left, clear of the zones and the markers, where no card is laid
+    (printed text inside a zone could be read as a card)."""
+    return (8.0, 45.0) if mat.seats == 2 else (40.0, 50.0)
 
 
 def _render(mat: Mat, ppm: float, rect) -> np.ndarray:
@@ -219,10 +225,9 @@ def _render(mat: Mat, ppm: float, rect) -> np.ndarray:
         scale = height * ppm / 22.0
         cv2.putText(img, text, (int(round((x - rx) * ppm)), int(round((y - ry) * ppm))), FONT, scale, INK,
                     max(1, int(round(scale * 1.6))), cv2.LINE_AA)
-    # a 100 mm scale bar to check the print
-    bx, by = mat.zones.size_mm[0] / 2 - 50, mat.zones.size_mm[1] / 2 - 4 if mat.seats == 2 else \
-        mat.zones.size_mm[1] / 2 + 60
-    cv2.rectangle(img, pt(bx, by), pt(bx + 100, by + 1.5), INK, -1, cv2.LINE_AA, shift)
+    # a 50 mm scale bar to check the print
+    bx, by = _title_spot(mat)
+    cv2.rectangle(img, pt(bx, by + 11), pt(bx + 50, by + 12.5), INK, -1, cv2.LINE_AA, shift)
     dictionary = marker_dictionary()
     for marker_id, corners in mat.markers.items():
         (x0, y0), (x1, y1) = corners[0], corners[2]

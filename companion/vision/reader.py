@@ -140,9 +140,19 @@ def _partly_hidden(img, stock, quads, found, model) -> list[Detection]:
     """Cards read by their index corner alone, in card stock that is not one whole card."""
     stock = stock.copy()
     for q in quads:
-        cv2.fillPoly(stock, [np.round(q).astype(np.int32)], 0)
-    if not stock.any():
+        c = q.mean(0)
+        cv2.fillPoly(stock, [np.round(c + (q - c) * 1.06).astype(np.int32)], 0)
+    # only patches of card stock big enough to hold an index corner
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(stock, connectivity=4)
+    card_area = float(np.median([cv2.contourArea(q) for q in quads])) if quads else 0.0
+    min_area = max(0.15 * card_area, 0.002 * stock.size)
+    big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] >= min_area)[0] + 1
+    if big.size == 0:
         return []
+    if big.size < n - 1:
+        lut = np.zeros(n, np.uint8)
+        lut[big] = 255
+        stock = lut[labels]
     b, g, r = cv2.split(img)
     mn = cv2.min(cv2.min(b, g), r)
     have = {d.card for d in found}

@@ -103,29 +103,41 @@ class Conflict:
 
 
 class FrameDiffer:
-    """Says whether a frame differs from the last one that was looked at: gray, shrunk to ``size``, blurred; changed
-    if more than ``fraction`` of the pixels moved by more than ``threshold`` levels. Sensor noise does not count."""
+    """Says whether a frame differs from the last one that was read, and whether the picture is moving.
+
+    Frames are compared gray, shrunk to ``size`` and blurred, so sensor noise does not count: a frame has *changed*
+    if more than ``fraction`` of its pixels moved by more than ``threshold`` levels since the last frame that was read
+    (:meth:`read_now`), and is *moving* if as much changed since the frame just before it (a hand in motion).
+    """
 
     def __init__(self, *, size=(160, 90), threshold: int = 14, fraction: float = 0.002) -> None:
         self.size = size
         self.threshold = threshold
         self.fraction = fraction
+        self.moving = False
         self._ref: np.ndarray | None = None
+        self._prev: np.ndarray | None = None
+        self._small: np.ndarray | None = None
+
+    def _differs(self, a: np.ndarray | None, b: np.ndarray) -> bool:
+        if a is None or a.shape != b.shape:
+            return True
+        return np.count_nonzero(cv2.absdiff(a, b) > self.threshold) > self.fraction * b.size
 
     def changed(self, frame: np.ndarray) -> bool:
+        """Whether ``frame`` differs from the last frame read; also sets :attr:`moving`."""
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         small = cv2.GaussianBlur(cv2.resize(gray, self.size, interpolation=cv2.INTER_AREA), (3, 3), 0)
-        if self._ref is None or self._ref.shape != small.shape:
-            self._ref = small
-            return True
-        moved = np.count_nonzero(cv2.absdiff(small, self._ref) > self.threshold)
-        if moved > self.fraction * small.size:
-            self._ref = small
-            return True
-        return False
+        self.moving = self._prev is not None and self._differs(self._prev, small)
+        self._prev = self._small = small
+        return self._differs(self._ref, small)
+
+    def read_now(self) -> None:
+        """The frame last given to :meth:`changed` is being read: later frames are compared with it."""
+        self._ref = self._small
 
     def reset(self) -> None:
-        self._ref = None
+        self._ref = self._prev = self._small = None
 
 
 @dataclass
@@ -137,6 +149,7 @@ class _Track:
     last_seen: float = -math.inf
     gone_since: float | None = None
     run_start: float = -math.inf  # when the current run of sightings began (after a time unseen)
+    first_seen: float = math.inf  # the first sighting of this track
 
     def count(self) -> int:
         return sum(1 for _, seen in self.hits if seen)
@@ -152,14 +165,16 @@ class Tracker:
     an :class:`AutoCalibrator` (re-found from the mat's markers as frames come in) or ``None`` (every card then lies
     ``elsewhere``). Cards in ``ignore`` zones are not tracked (the deck's top card, cards held above the table).
     While the picture is still, recognition is skipped, except every ``recheck`` seconds while the last reading
-    disagrees with the stable state (a card in place not seen, a new card not yet confirmed).
+    disagrees with the stable state (a card in place not seen, a new card not yet confirmed). While the picture is
+    moving (hands), reading can wait for it to settle, at most ``max_wait`` seconds (0, the default: no wait).
     """
 
     def __init__(self, recognize: Callable[[np.ndarray], list[Detection]] | None,
                  calibration: Calibration | AutoCalibrator | None = None, *, k: int = 3, n: int = 5,
                  hold: float = 1.5, still_mm: float = 35.0, same_spot_mm: float = 25.0,
                  ignore: Iterable[str] = ("deck", ELSEWHERE), differ: FrameDiffer | None = None,
-                 min_confidence: float = 0.0, recheck: float = 0.2) -> None:
+                 min_confidence: float = 0.0, recheck: float = 0.2,
+                 max_wait: float = 0.0) -> None:
         if not 1 <= k <= n:
             raise ValueError(f"tracker needs 1 <= k <= n, got k={k!r}, n={n!r}")
         self.recognize = recognize
@@ -171,6 +186,7 @@ class Tracker:
         self.differ = differ if differ is not None else FrameDiffer()
         self.min_confidence = min_confidence
         self.recheck = recheck
+        self.max_wait = max_wait
         self._recognised_at = -math.inf
         self.changes: list[TableChange] = []
         self.conflicts: list[Conflict] = []
@@ -217,7 +233,10 @@ class Tracker:
                 changed = True
         if not changed and t - self._recognised_at >= self.recheck and not self._settled():
             changed = True  # the picture is still, but the last reading left doubts: read it again
+        if changed and self.max_wait and self.differ.moving and t - self._recognised_at < self.max_wait:
+            changed = False  # hands moving: wait for the picture to settle (cards at rest, no half-seen hands)
         if changed or self.recognize is None:
+            self.differ.read_now()
             self._recognised_at = t
             self.recognised += 1
             self.last_detections = list(self.recognize(frame)) if self.recognize else []
@@ -280,6 +299,7 @@ class Tracker:
                     track = self._tracks[key] = _Track(deque(maxlen=self.n))  # new, or moving: start again
                 if track.count() == 0:
                     track.run_start = t
+                track.first_seen = min(track.first_seen, t)
                 track.hits.append((t, True))
                 track.pos = pos if pos is not None else track.pos
                 track.last_seen = t
@@ -389,8 +409,18 @@ class Tracker:
                 continue
             self._stable.setdefault(zone, []).append(card)
             self.played.add(card)
-            out.append(TableChange(LAID, zone, (card,), since, reported=t))
+            out.append(TableChange(LAID, zone, (card,), self._arrived(zone, card, track), reported=t))
         return out
+
+    def _arrived(self, zone: str, card: str, track: _Track) -> float:
+        """When a card now laid first showed at its spot, under this name or another it was misread as."""
+        first = track.first_seen
+        for (z, other), rival in self._tracks.items():
+            if z == zone and other not in (card, BACK) and not self._is_stable(z, other) and \
+                    rival.pos is not None and track.pos is not None and \
+                    math.dist(rival.pos, track.pos) <= self.same_spot_mm and rival.last_seen >= first - self.hold:
+                first = min(first, rival.first_seen)
+        return first
 
     def _rivals(self, zone: str, card: str, track: _Track) -> list[str]:
         """Other names read at the same spot of the same zone in the last ``n`` frames (a 6 that is sometimes a 9),
