@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision import synth
+from companion.vision import corners, synth
 from companion.vision.classifier import JUNK, GlyphModel, Mlp
 from companion.vision.geometry import CARD_H, CARD_W, find_quads, warp_card
 from companion.vision.glyphs import extract_index, features
@@ -72,7 +72,7 @@ def samples_for(args):
     cw, chh = int(CARD_W * CORNER_W), int(CARD_H * CORNER_H)
     for _ in range(per_face):
         frame, truth = one_scene(face, rng)
-        quads, _ = find_quads(frame)
+        quads = find_quads(frame)[0]
         centre = truth.mean(0)
         quads = [q for q in quads if np.linalg.norm(q.mean(0) - centre) < 0.15 * np.ptp(truth[:, 1])]
         if not quads:
@@ -94,6 +94,34 @@ def samples_for(args):
             g = extract_index(np.ascontiguousarray(crop))
             if g is not None:
                 fr, fs = features(g)
+                rx.append(fr), ry.append(JUNK)
+                if court:
+                    sx.append(fs), sy.append(JUNK)
+        # the corner search used for partly hidden cards: every glyph pair on the card, cut upright
+        fh, fw = face.shape[:2]
+        to_face = cv2.getPerspectiveTransform(truth.astype(np.float32),
+                                              np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]))
+        b, g_, r = cv2.split(frame)
+        mn = cv2.min(cv2.min(b, g_), r)
+        stock = np.zeros(mn.shape, np.uint8)
+        cv2.fillPoly(stock, [np.round(truth).astype(np.int32)], 255)
+        comps = corners.ink_components(mn, stock, min_h=max(6, frame.shape[0] // 120),
+                                       max_h=max(20, frame.shape[0] // 12))
+        pairs = corners.candidate_pairs(comps)
+        for k in rng.permutation(len(pairs))[:6]:
+            i, j = pairs[k]
+            a, bb = comps[i, :2], comps[j, :2]
+            crop, _ = corners.upright_corner(frame, a, bb, 0.95 * float(np.linalg.norm(bb - a)))
+            gl = extract_index(crop, corners.ANCHOR)
+            if gl is None:
+                continue
+            (ua, va), (ub, vb) = cv2.perspectiveTransform(np.float32([[a, bb]]), to_face)[0]
+            top_left = ua < 0.2 and va < 0.3 and vb > va and abs(ub - ua) < 0.6 * (vb - va)
+            bottom_right = ua > 0.8 and va > 0.7 and vb < va and abs(ub - ua) < 0.6 * (va - vb)
+            fr, fs = features(gl)
+            if top_left or bottom_right:
+                rx.append(fr), ry.append(code[0]), sx.append(fs), sy.append(code[1])
+            elif not (ua < 0.25 and va < 0.35) and not (ua > 0.75 and va > 0.65):
                 rx.append(fr), ry.append(JUNK)
                 if court:
                     sx.append(fs), sy.append(JUNK)

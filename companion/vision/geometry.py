@@ -83,8 +83,8 @@ def _outermost(quads: list[np.ndarray]) -> list[np.ndarray]:
 
 def find_quads(frame: np.ndarray, *, min_area_frac: float = 0.002):
     """Card-shaped quadrilaterals in ``frame``: a list of corners (4x2, frame coordinates, ordered as
-    :func:`order_corners`), and the card-stock mask (uint8, frame size) when some card stock did not make a whole
-    card (overlapping, partly hidden cards), else None."""
+    :func:`order_corners`); the card-stock mask (uint8, frame size) when some card stock did not make a whole
+    card (overlapping, partly hidden cards), else None; and the card-stock mask in any case."""
     h, w = frame.shape[:2]
     step = int(np.ceil(max(h, w) / WORK_SIDE))
     small = np.ascontiguousarray(frame[::step, ::step]) if step > 1 else frame  # fast, and enough for outlines
@@ -126,7 +126,5 @@ def find_quads(frame: np.ndarray, *, min_area_frac: float = 0.002):
         if area > 0.01 * sa:
             blobs.append(cnt)
     quads = _outermost(quads)
-    stock = None
-    if blobs:
-        stock = cv2.resize(masks[0], (w, h), interpolation=cv2.INTER_NEAREST) if step > 1 else masks[0]
-    return quads, stock
+    stock = cv2.resize(masks[0], (w, h), interpolation=cv2.INTER_NEAREST) if step > 1 else masks[0]
+    return quads, (stock if blobs else None), stock

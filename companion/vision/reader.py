@@ -125,14 +125,22 @@ def recognize(frame, *, model: GlyphModel | None = None) -> list[Detection]:
     if img is None:
         return []
     model = model or default_model()
-    quads, stock = find_quads(img)
+    quads, loose, stock = find_quads(img)
     found = []
+    solid = []  # quads that were read as one card (named or back): no corner search inside them
     for q in quads:
         det = read_card(img, q, model)
         if det is not None:
             found.append(det)
-    if stock is not None:
-        found += _partly_hidden(img, stock, quads, found, model)
+            if det.card != UNKNOWN:
+                solid.append(q)
+    if loose is not None or len(solid) < len(found):
+        extra = _partly_hidden(img, stock, solid, found, model)
+        if extra:
+            # an "unknown" quad holding index corners read on their own was several cards, not one
+            found = [d for d in found if d.card != UNKNOWN or not any(
+                cv2.pointPolygonTest(np.float32(d.corners), e.center, False) >= 0 for e in extra)]
+            found += extra
     return found
 
 

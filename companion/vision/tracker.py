@@ -340,13 +340,14 @@ class Tracker:
         where the card lay, else once the cards have been gone ``hold`` seconds."""
         out = []
         for (zone, card), back in self._tracks.items():
-            if card != BACK or back.count() < self.k or not self._stable.get(zone):
+            if card != BACK or back.count() == 0 or not self._stable.get(zone):
                 continue
             face = self._stable[zone]
             tracks = [self._tracks[(zone, c)] for c in face]
             gone = [c for c, tr in zip(face, tracks) if tr.count() == 0]
             if not gone or not any(self._back_where(zone, self._tracks[(zone, c)].pos) or
-                                   t - self._tracks[(zone, c)].last_seen >= self.hold for c in gone):
+                                   (t - self._tracks[(zone, c)].last_seen >= self.hold and
+                                    back.last_seen > self._tracks[(zone, c)].last_seen) for c in gone):
                 continue
             if any(tr.gone_since is not None and tr.count() > 0 for tr in tracks):
                 continue  # a card is vanishing right now: decide when it has gone or come back
