@@ -172,6 +172,7 @@ def _labels(folder: Path):
     return [(folder / name, codes.split(",")) for name, codes in rows]
 
 
+@pytest.mark.slow
 def test_webcam_photos_sample():
     """Every 10th of the 1040 single-card webcam photos: almost all read, none misread."""
     rows = _labels(PHOTOS / "webcam-single")[::10]
@@ -195,3 +196,22 @@ def test_table_photos_never_report_a_card_not_on_the_table():
     for path, codes in _labels(PHOTOS / "table-overlap"):
         got = set(named(recognize(cv2.imread(str(path)))))
         assert got <= set(codes), f"{path.name}: {sorted(got - set(codes))} not on the table"
+
+
+@pytest.mark.parametrize("layout,seed", [("row", 7), ("row", 12), ("fan", 3)])
+def test_partly_hidden_cards_read_by_their_corner(layout, seed):
+    rng = np.random.default_rng(seed)
+    cards = list(rng.choice(synth.ALL_CARDS, 6, replace=False))
+    frame, _ = synth.render_scene(cards, rng=rng, layout=layout, card_height=300)
+    got = named(recognize(frame))
+    assert set(got) <= set(cards), f"misread: {got} not all in {cards}"
+    assert len(got) >= 3, f"read only {got} of {cards}"
+
+
+@pytest.mark.parametrize("module", ["companion.vision", "companion.vision.synth", "companion.vision.reader",
+                                    "companion.vision.detection"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
