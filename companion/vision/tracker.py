@@ -174,7 +174,7 @@ class Tracker:
                  hold: float = 1.5, still_mm: float = 35.0, same_spot_mm: float = 25.0,
                  ignore: Iterable[str] = ("deck", ELSEWHERE), differ: FrameDiffer | None = None,
                  min_confidence: float = 0.0, recheck: float = 0.2,
-                 max_wait: float = 0.0) -> None:
+                 max_wait: float = 0.0, moved_px: float = 1.5) -> None:
         if not 1 <= k <= n:
             raise ValueError(f"tracker needs 1 <= k <= n, got k={k!r}, n={n!r}")
         self.recognize = recognize
@@ -187,6 +187,7 @@ class Tracker:
         self.min_confidence = min_confidence
         self.recheck = recheck
         self.max_wait = max_wait
+        self.moved_px = moved_px
         self._recognised_at = -math.inf
         self.changes: list[TableChange] = []
         self.conflicts: list[Conflict] = []
@@ -229,8 +230,9 @@ class Tracker:
         if self.calibrator is not None:
             before = self.calibration
             self.calibration = self.calibrator.update(frame, t, changed=changed)
-            if before is not None and self.calibration is not before:
-                changed = True
+            if before is not None and self.calibration is not before and \
+                    self.calibration.moved_px(before) > self.moved_px:
+                changed = True  # the camera moved: cards must be placed again
         if not changed and t - self._recognised_at >= self.recheck and not self._settled():
             changed = True  # the picture is still, but the last reading left doubts: read it again
         if changed and self.max_wait and self.differ.moving and t - self._recognised_at < self.max_wait:
