@@ -63,6 +63,8 @@ class Companion:
     timings: list[Timing] = field(default_factory=list)
     clock: Callable[[], float] = time.monotonic
     frame_index: int = 0
+    pace: float | None = None  # a replay read at this many video seconds per wall second (None: as fast as read)
+    _started: float | None = None
     _hand_seen: int = -1
     _phase_seen: str = ""
 
@@ -165,7 +167,7 @@ class Companion:
     def step(self) -> bool:
         """One pass of the loop: a frame, the commands, the board and the screen. Returns False to stop."""
         keep_going = True
-        if self.source is not None:
+        if self.source is not None and self._frame_due():
             frame = self.source.read()
             if frame is not None:
                 self.process_frame(frame, self.source.time if self.source.time is not None else self.clock())
@@ -188,6 +190,15 @@ class Companion:
         self.render()
         self.notifier.ping()
         return keep_going
+
+    def _frame_due(self) -> bool:
+        """With ``pace`` set, a replay is shown at the speed it was filmed (a live camera is always due)."""
+        if self.pace is None or not hasattr(self.source, "sim"):
+            return True
+        now = self.clock()
+        if self._started is None:
+            self._started = now - self.source.index / self.source.sim.fps / self.pace
+        return (now - self._started) * self.pace >= self.source.index / self.source.sim.fps
 
     def run(self, *, until_demo_ends: bool = False, fps: float = 30.0) -> None:
         """Run until the window is closed (or, with a replay, until it ends)."""
@@ -331,7 +342,14 @@ class Companion:
         if overlay is not None:
             return overlay
         return view_from_state(self.game.state, messages=messages, screen=self.controller.table_screen(),
-                               selected=self.controller.selected)
+                               selected=self.controller.selected, colours=self.side_colours())
+
+    def side_colours(self) -> tuple | None:
+        """The sides' colours on the LED board, so the screen and the pegs agree."""
+        layout = getattr(self.board, "layout", None)
+        if layout is None or len(layout.sides) < len(self.game.state.sides):
+            return None
+        return tuple(side.colour for side in layout.sides)
 
     def render(self) -> None:
         if self.display is None:

@@ -52,6 +52,7 @@ def run(args) -> int:
     if args.headless:
         app.run()
         return 0
+    app.pace = 1.0  # the demo table plays at the speed it was filmed
     app.run(until_demo_ends=False)
     return 0
 

@@ -86,6 +86,9 @@ class Referee:
     paused: bool = False  # after an undo the show waits for the next sighting or OK before counting again
     _hand: int = -1
 
+    def __post_init__(self) -> None:
+        self._hand = self.game.state.hand  # a resumed game is already in its hand
+
     @property
     def state(self) -> GameState:
         return self.game.state

@@ -167,3 +167,15 @@ def test_cards_seen_again_after_a_restart_change_nothing():
     state = ref.state
     assert lay(ref, "starter 2D", "seat2 TH", "seat1 5S") == []  # the whole table reported again
     assert ref.state == state and ref.questions == []
+
+
+def test_a_resumed_game_counts_its_show_from_where_it_stopped():
+    ref = referee()
+    lay(ref, "starter 5D", "seat2 JD", "seat1 4H", "seat2 5H", "seat1 4S", "seat2 5C")
+    ref.go()
+    ref.go()
+    lay(ref, "seat1 6C", "seat2 5S", "seat1 6D")
+    assert ref.state.next_show is None
+    resumed = Referee(Game(list(ref.game.log)))  # a restart: the game replayed from its log
+    lay(resumed, "seat1 6C", "seat2 5S", "crib AC", "crib 2C", "crib 3H", "crib KS")
+    assert resumed.state.phase == "deal" and resumed.state.shows[-1].seat is None
