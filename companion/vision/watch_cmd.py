@@ -1,0 +1,38 @@
+"""``companion watch [--source picamera|webcam:0|replay:PATH]``: the live picture with the zones, each card read and
+the table's stable state drawn over it, to aim the camera and check the reading.
+
+Frame sources: ``picamera[@WxH]``, ``webcam[:INDEX|PATH][@WxH]``, ``replay:PATH[@FPS][:loop]`` (a folder of images or a
+video file). The lead's ``companion/cli.py`` wires it in with ``add_parser(subparsers)`` and calls ``run(args)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..errors import ConfigError
+from .sources import parse_source
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser("watch", help="show what the camera sees and reads, live",
+                              description=__doc__.splitlines()[0])
+    p.add_argument("--source", default="webcam:0", help="frame source (default webcam:0; see companion watch -h)")
+    p.add_argument("--calibration", type=Path, help="manual calibration file (default: the one companion calibrate "
+                                                    "saved), used until the mat's markers are seen")
+    p.add_argument("--seconds", type=float, help="stop after this many seconds")
+    p.add_argument("--fullscreen", action="store_true")
+    p.add_argument("--scripted", action="store_true", help=argparse.SUPPRESS)  # tests: replay:sim without a reader
+    p.set_defaults(func=run)
+    return p
+
+
+def run(args) -> int:
+    from .watch import watch
+
+    parse_source(args.source)  # a bad string is refused before any window opens
+    recognize = (lambda frame: []) if args.scripted else None
+    if args.seconds is not None and args.seconds <= 0:
+        raise ConfigError(f"--seconds must be above 0, got {args.seconds!r}")
+    return watch(args.source, recognize=recognize, calibration=args.calibration, seconds=args.seconds,
+                 fullscreen=args.fullscreen)
