@@ -41,6 +41,10 @@ def run(args) -> int:
     if args.demo or (config.camera.source == "demo" and not args.source):
         demo = DemoGame.build()
     db = args.db or (data_dir() / "demo.db" if demo else None)
+    if args.headless and demo is not None and args.db and not args.new_game:
+        finished = _finished_demo(db, demo)
+        if finished is not None:  # restarted after the game ended (a power cut at the last card): report it
+            return _report(finished, demo)
     app = Companion.create(config, headless=args.headless, demo=demo, db_path=db,
                            new_game=args.new_game or (demo is not None and not args.db),
                            recognize="scripted" if args.reader == "scripted" else None)
@@ -57,6 +61,33 @@ def run(args) -> int:
     return 0
 
 
+def _finished_demo(db, demo) -> dict | None:
+    """The result of the newest game in ``db`` if it is this demo game and it is over."""
+    from .demo import result_of
+    from .rules.game import replay
+    from .store import EventStore
+
+    with EventStore(db) as store:
+        game_id = store.latest()
+        if game_id is None or store.unfinished() == game_id:
+            return None
+        events = store.events(game_id)
+    if not events or events[0] != demo.events[0]:
+        return None
+    state = replay(events)
+    return result_of(state) if state.winner is not None else None
+
+
+def _report(result: dict, demo) -> int:
+    print(json.dumps(result))
+    expected = demo.result
+    if result != expected:
+        print(f"companion run: the game seen differs from the game scripted "
+              f"(seen {result['scores']}, scripted {expected['scores']})", file=sys.stderr)
+        return EXIT_MISMATCH
+    return 0
+
+
 def _headless_demo(app, demo) -> int:
     """Feed every frame of the demo through the pipeline; print the game seen; 0 if it is the game scripted."""
     try:
@@ -68,10 +99,4 @@ def _headless_demo(app, demo) -> int:
         result = app.result()
     finally:
         app.close()
-    print(json.dumps(result))
-    expected = demo.result
-    if result != expected:
-        print(f"companion run: the game seen differs from the game scripted "
-              f"(seen {result['scores']}, scripted {expected['scores']})", file=sys.stderr)
-        return EXIT_MISMATCH
-    return 0
+    return _report(result, demo)

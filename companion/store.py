@@ -175,6 +175,11 @@ class EventStore:
         rows = self._db.execute("SELECT data FROM events WHERE game_id=? ORDER BY seq", (game_id,)).fetchall()
         return [event_from_dict(json.loads(r[0])) for r in rows]
 
+    def latest(self) -> int | None:
+        """The id of the newest game, finished or not."""
+        row = self._db.execute("SELECT id FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        return row[0] if row else None
+
     def unfinished(self) -> int | None:
         """The id of the newest game that has not finished, if any."""
         row = self._db.execute("SELECT id FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1").fetchone()
