@@ -25,11 +25,12 @@ def order_corners(pts: np.ndarray) -> np.ndarray:
     return pts
 
 
-def warp_card(frame: np.ndarray, corners: np.ndarray, size=(CARD_W, CARD_H)) -> np.ndarray:
+def warp_card(frame: np.ndarray, corners: np.ndarray, size=(CARD_W, CARD_H), crop=None) -> np.ndarray:
+    """The card at ``corners`` flattened to ``size`` (w, h); with ``crop`` (w, h) only its top-left part."""
     w, h = size
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
-    return cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(frame, m, crop or (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def white_balance(img: np.ndarray) -> np.ndarray:
@@ -67,6 +68,10 @@ def card_masks(small: np.ndarray) -> list[np.ndarray]:
         mask = ((mn > t) & neutral).astype(np.uint8) * 255
         masks.append(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel))
         masks.append(cv2.morphologyEx(mask & ~edges, cv2.MORPH_OPEN, kernel))
+    # a lower level cut by edges: cards in the dim part of an unevenly lit table
+    mask = ((mn > 0.75 * levels[0]) & neutral).astype(np.uint8) * 255
+    masks.append(np.zeros_like(mask))  # (even places: whole shapes, odd places: shapes cut by edges)
+    masks.append(cv2.morphologyEx(mask & ~edges, cv2.MORPH_OPEN, kernel))
     return masks
 
 

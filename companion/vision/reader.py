@@ -92,13 +92,13 @@ def _looks_like_back(card: np.ndarray) -> bool:
 
 def read_card(frame: np.ndarray, corners: np.ndarray, model: GlyphModel) -> Detection | None:
     """Read one whole card at ``corners`` (ordered by geometry.order_corners); None if it is no card."""
-    card = warp_card(frame, corners)
     cw, ch = int(CARD_W * CORNER_W), int(CARD_H * CORNER_H)
-    reads = [read_corner(card[:ch, :cw], model), read_corner(card[::-1, ::-1][:ch, :cw], model)]
+    # only the two index corners are flattened: the top-left, and the bottom-right turned upright
+    reads = [read_corner(warp_card(frame, np.roll(corners, -k, axis=0), crop=(cw, ch)), model) for k in (0, 2)]
     named = [r for r in reads if r is not None and r.code is not None]
     pts = tuple((float(x), float(y)) for x, y in corners)
     if not named:
-        if _looks_like_back(card):
+        if _looks_like_back(warp_card(frame, corners)):
             return Detection(BACK, 0.9, pts, True)
         if any(r is not None for r in reads):
             return Detection(UNKNOWN, 0.0, pts, True)
