@@ -11,7 +11,7 @@ from gpiozero import Device
 from gpiozero.exc import GPIOPinInUse
 from gpiozero.pins.mock import MockFactory
 
-from companion.board.controls import Command, Controls, ControlsConfig, command_for_event, command_for_key
+from companion.board.controls import Command, Controls, ControlsConfig
 from companion.errors import ConfigError
 
 HOLD = 0.05
@@ -130,22 +130,3 @@ def test_bad_control_config(data, message):
         ControlsConfig.from_mapping(data)
 
 
-def test_keyboard_commands():
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    import pygame
-
-    def key(k, mod=0):
-        return command_for_event(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod))
-
-    assert key(pygame.K_RETURN) is Command.OK
-    assert key(pygame.K_SPACE) is Command.OK
-    assert key(pygame.K_g) is Command.GO
-    assert key(pygame.K_BACKSPACE) is Command.UNDO
-    assert key(pygame.K_z, pygame.KMOD_LCTRL) is Command.UNDO
-    assert key(pygame.K_z, pygame.KMOD_LCTRL | pygame.KMOD_LSHIFT) is Command.REDO
-    assert key(pygame.K_y, pygame.KMOD_RCTRL) is Command.REDO
-    assert key(pygame.K_ESCAPE) is Command.MENU
-    assert key(pygame.K_RIGHT) is Command.NEXT and key(pygame.K_LEFT) is Command.PREV
-    assert key(pygame.K_x) is None
-    assert command_for_event(pygame.event.Event(pygame.KEYUP, key=pygame.K_RETURN)) is None
-    assert command_for_key(pygame.K_KP_ENTER) is Command.OK

@@ -9,30 +9,18 @@ their GPIOs and GND, its common pin to GND, its push switch (if any) wired like 
 - Menu: pressed -> ``Command.MENU``
 - Encoder: clockwise -> ``Command.NEXT``, counter-clockwise -> ``Command.PREV``; its push switch -> ``Command.OK``
 
->>> command_for_key(ord("u"))
+>>> Command("undo")
 <Command.UNDO: 'undo'>
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
+from ..commands import Command
 from ..errors import ConfigError
-
-
-class Command(enum.Enum):
-    """What a player asks of the game, whatever it came from (button, encoder, key, touch)."""
-
-    OK = "ok"
-    GO = "go"
-    UNDO = "undo"
-    REDO = "redo"
-    MENU = "menu"
-    NEXT = "next"
-    PREV = "prev"
 
 
 class _Queue(Protocol):
@@ -172,40 +160,3 @@ class Controls:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-# pygame key codes are plain ints (K_RETURN == 13, K_a == 97...); we name the few we need without importing pygame
-_K_BACKSPACE, _K_RETURN, _K_ESCAPE, _K_SPACE = 8, 13, 27, 32
-_K_RIGHT, _K_LEFT, _K_DOWN, _K_UP = 1073741903, 1073741904, 1073741905, 1073741906
-_K_KP_ENTER = 1073741912
-_KMOD_CTRL = 0x00C0
-_KMOD_SHIFT = 0x0003
-
-KEYS: dict[int, Command] = {
-    _K_RETURN: Command.OK, _K_KP_ENTER: Command.OK, _K_SPACE: Command.OK,
-    ord("g"): Command.GO,
-    _K_BACKSPACE: Command.UNDO, ord("u"): Command.UNDO,
-    ord("r"): Command.REDO,
-    _K_ESCAPE: Command.MENU, ord("m"): Command.MENU,
-    _K_RIGHT: Command.NEXT, _K_DOWN: Command.NEXT, ord("n"): Command.NEXT,
-    _K_LEFT: Command.PREV, _K_UP: Command.PREV, ord("p"): Command.PREV,
-}
-"""Keyboard map: Enter/Space OK, G go, Backspace/U undo, R redo, Esc/M menu, arrows or N/P next and previous."""
-
-
-def command_for_key(key: int, mod: int = 0) -> Command | None:
-    """The command for a key code (pygame's ``event.key``) and modifiers; Ctrl+Z undo, Ctrl+Y / Ctrl+Shift+Z redo."""
-    if mod & _KMOD_CTRL:
-        if key == ord("z"):
-            return Command.REDO if mod & _KMOD_SHIFT else Command.UNDO
-        if key == ord("y"):
-            return Command.REDO
-        return None
-    return KEYS.get(key)
-
-
-def command_for_event(event: Any) -> Command | None:
-    """The command for a pygame event: a ``KEYDOWN`` mapped by :func:`command_for_key`; None for anything else."""
-    if getattr(event, "type", None) != 768:  # pygame.KEYDOWN
-        return None
-    return command_for_key(event.key, getattr(event, "mod", 0))

@@ -1,35 +1,26 @@
 """Keys, clicks and touches to screen commands.
 
-The same small set of actions as the buttons on the board (``OK``, ``GO``, ``UNDO``, ``REDO``, ``MENU``, ``NEXT``,
+The one command vocabulary of :mod:`companion.commands` (``OK``, ``GO``, ``UNDO``, ``REDO``, ``MENU``, ``NEXT``,
 ``PREV``), plus ``SELECT`` for a touch on something drawn (a card, a menu line, a rank) and ``QUIT``. An action's
 ``value`` is its lower-case name, the same word the board's controls use, so the app can treat both alike.
 
 >>> import pygame
 >>> command_for_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_u, mod=0))
-ScreenCommand(action=<Action.UNDO: 'undo'>, index=None, card=None, target=None)
+ScreenCommand(action=<Command.UNDO: 'undo'>, index=None, card=None, target=None)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
 import pygame
 
 from ..cards import Card
+from ..commands import Command
 from .draw import Drawn
 
 
-class Action(str, Enum):
-    OK = "ok"
-    GO = "go"
-    UNDO = "undo"
-    REDO = "redo"
-    MENU = "menu"
-    NEXT = "next"
-    PREV = "prev"
-    SELECT = "select"
-    QUIT = "quit"
+Action = Command  # the screen's name for the one command vocabulary
 
 
 @dataclass(frozen=True, slots=True)
