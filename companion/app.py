@@ -89,6 +89,7 @@ class Companion:
         if use_controls:
             app._open_controls(pin_factory)
         app._open_camera(demo, recognize, source)
+        app.controller.manual = app.source is None  # no camera: cards are entered with the buttons or keys
         if not headless:
             app._open_display()
         app.speaker = Speaker(enabled=config.speech.enabled, voice=config.speech.voice, rate=config.speech.rate)
@@ -140,8 +141,7 @@ class Companion:
                 self.messages["camera"] = Message(str(exc), "error")
                 source = None
         if source is None:
-            if cam.source != "none":
-                self.messages["camera"] = Message("No camera: enter cards with the buttons or keys", "info")
+            self.messages.setdefault("camera", Message("No camera: press OK to enter each card", "info"))
             return
         if recognize == "scripted" and hasattr(source, "sim"):
             recognize = source.sim.recognizer()
@@ -290,7 +290,7 @@ class Companion:
             self.store.abandon(self.game.game_id)
         self.game = self.store.start(_new_game_event(self.config, None, self.source is not None))
         self.referee = Referee(self.game)
-        self.controller = Controller(self.referee)
+        self.controller = Controller(self.referee, manual=self.source is None)
         self._show_board()
 
     # --- outputs ------------------------------------------------------------------------------------------------

@@ -238,6 +238,48 @@ class Referee:
         except IllegalMove as exc:
             return self._ask(Question("illegal", str(exc), ("dismiss",)))
 
+    # --- cards entered by hand (no camera, or by choice) ----------------------------------------------------------
+    def expected_zone(self) -> str | None:
+        """Where the next card entered by hand belongs: the starter spot, the row of the player to play or to
+        show, or the crib."""
+        s = self.state
+        if s.phase in ("cut", "deal", "discard"):
+            return "starter"
+        if s.phase == "play" and s.turn is not None:
+            return f"seat{s.turn + 1}"
+        if s.phase == "show":
+            nxt = s.next_show
+            if nxt is None:
+                return "crib"
+            if isinstance(nxt, int):
+                return f"seat{nxt + 1}"
+        return None
+
+    def entry_title(self) -> str:
+        """What the next card entered by hand is, in words for the screen."""
+        s = self.state
+        zone = self.expected_zone()
+        if zone is None:
+            return "No card is expected now"
+        if s.phase == "cut":
+            return f"Cut for the deal: {s.players[len(self.cut_cards) % len(s.players)]}'s card"
+        if zone == "starter":
+            return "The starter"
+        if zone == "crib":
+            return f"{s.players[s.dealer]}'s crib: card {len(self.crib_cards) + 1}"
+        seat = seat_of_zone(zone)
+        if s.phase == "play":
+            return f"{s.players[seat]} plays (count {s.count})"
+        known = len(s.played[seat]) + len(self.show_cards.get(seat, []))
+        return f"{s.players[seat]}'s hand: card {known + 1}"
+
+    def enter_card(self, card: Card | str) -> list[Decision]:
+        """A card entered with the buttons, keys or touch, placed where the game expects the next card."""
+        zone = self.expected_zone()
+        if zone is None:
+            return self._ask(Question("illegal", "No card is expected now", ("dismiss",)))
+        return self.card_laid(zone, str(card))
+
     # --- the show --------------------------------------------------------------------------------------------------
     def _count_show(self) -> list[Decision]:
         out: list[Decision] = []

@@ -14,8 +14,8 @@ from .display.input import Action, ScreenCommand
 from .display.view import CorrectionView, MenuItem, MenuView, Message
 from .referee import Question, Referee
 
-MENU = (("Correct a card", "correct"), ("History", "history"), ("Scores", "scoreboard"), ("New game", "new-game"),
-        ("Back to the game", "back"))
+MENU = (("Enter a card", "enter"), ("Say go", "go"), ("Correct a card", "correct"), ("Add points", "points"),
+        ("History", "history"), ("Scores", "scoreboard"), ("New game", "new-game"), ("Back to the game", "back"))
 
 
 @dataclass
@@ -28,6 +28,8 @@ class Controller:
     selected: int = 0
     correction: CorrectionView | None = None
     claim_value: int = 0
+    points_side: int | None = None
+    manual: bool = False  # no camera: OK opens the card entry
     wants_new_game: bool = False
     notes: list[str] = field(default_factory=list)
 
@@ -43,6 +45,13 @@ class Controller:
                             messages=messages)
         if self.screen == "correct" and self.correction is not None:
             return replace(self.correction, messages=messages)
+        if self.screen == "points":
+            if self.points_side is None:
+                items = tuple(MenuItem(side.name, str(side.front), str(i)) for i, side in enumerate(self.state.sides))
+                return MenuView("Add points to which side?", items, self.selected, messages=messages)
+            side = self.state.sides[self.points_side]
+            return MenuView(f"Points for {side.name}", (MenuItem("Points", f"{self.claim_value:+d}", "points"),), 0,
+                            hint="Next/Prev: change   OK: add   Menu: cancel", messages=messages)
         if self.screen == "question" and self.referee.questions:
             q = self.referee.questions[0]
             if q.kind == "claim":
@@ -71,10 +80,14 @@ class Controller:
         action = command.action
         if action is Action.MENU:
             self._go("menu")
-        elif action in (Action.OK, Action.GO):
+        elif action is Action.GO:
+            return self.referee.go()
+        elif action is Action.OK:
             if self.referee.questions:
                 self._go("question")
                 self.claim_value = 0
+            elif self.manual and self.referee.expected_zone() is not None:
+                self._start_entry()
             else:
                 return self.referee.go()
         elif action is Action.SELECT and command.card is not None:
@@ -102,6 +115,14 @@ class Controller:
             key = MENU[self.selected][1]
             if key == "correct":
                 self._start_correction(None)
+            elif key == "enter":
+                self._start_entry()
+            elif key == "go":
+                self._go("")
+                return self.referee.go()
+            elif key == "points":
+                self.points_side, self.claim_value = None, 0
+                self._go("points")
             elif key == "new-game":
                 self.wants_new_game = True
                 self._go("")
@@ -140,6 +161,31 @@ class Controller:
             out += step
         self.selected = 0
         return out
+
+    def _on_points(self, command: ScreenCommand) -> list:
+        action = command.action
+        if action is Action.MENU:
+            self._go("")
+            return []
+        step = 1 if action is Action.NEXT else -1
+        if self.points_side is None:
+            n = len(self.state.sides)
+            if action in (Action.NEXT, Action.PREV):
+                self.selected = (self.selected + step) % n
+            elif action is Action.SELECT and command.index is not None:
+                self.points_side = command.index % n
+            elif action in (Action.OK, Action.GO):
+                self.points_side = self.selected
+            return []
+        if action in (Action.NEXT, Action.PREV):
+            self.claim_value = max(-60, min(60, self.claim_value + step))
+            return []
+        if action in (Action.OK, Action.GO):
+            side, points = self.points_side, self.claim_value
+            self._go("")
+            if points:
+                return self.referee.correction(side, points, "entered by hand")
+        return []
 
     def _on_question(self, command: ScreenCommand) -> list:
         if not self.referee.questions:
@@ -202,12 +248,28 @@ class Controller:
             return
         self._go("correct")
 
+    def _start_entry(self) -> None:
+        last = self.correction.choice if self.correction is not None and self.correction.mode == "enter" else None
+        self.correction = CorrectionView("enter", rank=last.rank if last else 1, suit=last.suit if last else "C",
+                                         field="rank", title=self.referee.entry_title())
+        self._go("correct")
+
     def _on_correct(self, command: ScreenCommand) -> list:
         view = self.correction
         action = command.action
         if view is None or action is Action.MENU:
             self.correction = None
             self._go("")
+            return []
+        if view.mode == "enter" and action is Action.GO:  # "go" instead of a card during the play
+            out = self.referee.go()
+            self._start_entry() if self.referee.expected_zone() else self._go("")
+            return out
+        if action is Action.SELECT and command.target in ("rank", "suit") and command.index is not None:
+            if command.target == "rank":
+                self.correction = replace(view, rank=command.index, field="suit")
+            else:
+                self.correction = replace(view, suit=SUITS[command.index % 4], field="suit")
             return []
         step = 1 if action is Action.NEXT else -1
         if view.mode == "pick":
@@ -231,6 +293,14 @@ class Controller:
                 self.correction = replace(view, field="suit")
                 return []
             new = Card(view.rank, view.suit)
+            if view.mode == "enter":  # the next card is entered on the same screen; Menu leaves
+                out = self.referee.enter_card(new)
+                if self.referee.questions or self.referee.expected_zone() is None:
+                    self.correction = None
+                    self._go("question" if self.referee.questions else "")
+                else:
+                    self._start_entry()
+                return out
             self.correction = None
             self._go("")
             if new == view.card:

@@ -9,7 +9,8 @@ import pytest
 
 MODULES = ["companion", "companion.cards", "companion.rules.show", "companion.rules.play", "companion.rules.game",
            "companion.rules.variants", "companion.rules.events", "companion.rules.words", "companion.rules.autoplay",
-           "companion.store", "companion.referee", "companion.config", "companion.speech", "companion.service"]
+           "companion.store", "companion.referee", "companion.config", "companion.speech", "companion.service",
+           "companion.commands", "companion.demo"]
 
 
 @pytest.mark.parametrize("name", MODULES)

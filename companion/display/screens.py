@@ -673,9 +673,11 @@ def draw_correction(surface: pygame.Surface, view: CorrectionView) -> Drawn:
     pad = lay.pad
     hints = {"pick": "Next/Prev: move   OK: correct this card   Menu: cancel",
              "choose": "Turn or Next/Prev: change   OK: rank, then suit, then done",
+             "enter": "Turn or Next/Prev: change   OK: rank, then suit, then done   Menu: cancel",
              "owner": "Next/Prev: choose   OK: confirm"}
     area = _hint(canvas, lay, area, hints.get(view.mode, ""))
-    titles = {"pick": "Which card was misread?", "choose": "Correct the card", "owner": "Whose card is this?"}
+    titles = {"pick": "Which card was misread?", "choose": "Correct the card", "owner": "Whose card is this?",
+              "enter": view.title or "Enter a card"}
     title = canvas.text(titles.get(view.mode, view.mode), (area.centerx, area.y + pad), lay.fs(46, 24), FG,
                         anchor="midtop", role="title", max_width=area.w - 2 * pad)
     body = pygame.Rect(area.x + pad, title.bottom + pad, area.w - 2 * pad, area.bottom - title.bottom - 2 * pad)
@@ -686,7 +688,7 @@ def draw_correction(surface: pygame.Surface, view: CorrectionView) -> Drawn:
         for i, card in enumerate(view.cards):
             canvas.card(card, pygame.Rect(x + i * (card_w + pad), body.centery - card_h // 2 + card_h // 10,
                                           card_w, card_h), highlighted=i == view.selected, role="pick", index=i)
-    elif view.mode == "choose":
+    elif view.mode in ("choose", "enter"):
         _choose(canvas, lay, body, view)
     else:
         _owner(canvas, lay, body, view)
@@ -700,13 +702,16 @@ def _choose(canvas: Canvas, lay: Layout, body: pygame.Rect, view: CorrectionView
     card_w, card_h = card_size_for(top.h * 0.82)
     size = lay.fs(34, 18)
     arrow = text_size("becomes", size)[0]
-    x = top.centerx - (2 * card_w + arrow + 4 * pad) // 2
     y = top.y + card_h // 8  # room for the lift of the highlighted card
-    if view.card is not None:
+    if view.card is None:  # entering a new card: only the card being chosen
+        canvas.card(view.choice, pygame.Rect(top.centerx - card_w // 2, y, card_w, card_h), highlighted=True,
+                    role="new")
+    else:
+        x = top.centerx - (2 * card_w + arrow + 4 * pad) // 2
         canvas.card(view.card, pygame.Rect(x, y, card_w, card_h), dim=True, role="old")
-    canvas.text("becomes", (x + card_w + 2 * pad, y + card_h // 2), size, DIM, anchor="midleft", role="label")
-    canvas.card(view.choice, pygame.Rect(x + card_w + arrow + 4 * pad, y, card_w, card_h), highlighted=True,
-                role="new")
+        canvas.text("becomes", (x + card_w + 2 * pad, y + card_h // 2), size, DIM, anchor="midleft", role="label")
+        canvas.card(view.choice, pygame.Rect(x + card_w + arrow + 4 * pad, y, card_w, card_h), highlighted=True,
+                    role="new")
     strip_h = (strips_h - pad) // 2
     ranks = pygame.Rect(body.x, top.bottom + pad // 2, body.w, strip_h)
     suits = pygame.Rect(body.x, ranks.bottom + pad // 2, body.w, strip_h)

@@ -195,7 +195,7 @@ class MenuView:
 class CorrectionView:
     """Fix a misread card. ``mode``: ``pick`` (which card is wrong, among ``cards``), ``choose`` (the right rank and
     suit for ``card``; ``field`` says which the encoder turns) or ``owner`` ("whose card is this?", among
-    ``owners``)."""
+    ``owners``) or ``enter`` (a card entered by hand, ``title`` says for what)."""
 
     mode: str
     cards: tuple[Card, ...] = ()
@@ -206,6 +206,7 @@ class CorrectionView:
     field: str = "rank"
     owners: tuple[str, ...] = ()
     messages: tuple[Message, ...] = ()
+    title: str = ""  # for ``enter``: what the card is for ("Ann's card", "The starter")
 
     @property
     def choice(self) -> Card:
