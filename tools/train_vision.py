@@ -51,7 +51,7 @@ def one_scene(face: np.ndarray, rng: np.random.Generator):
     w = int(rng.integers(400, 800))
     h = int(w * rng.uniform(0.6, 0.8))
     frame = synth.background((w, h), str(rng.choice(["wood", "cloth", "cork", "laminate", "grey", "dark"])), rng)
-    ch = rng.uniform(0.35, 0.85) * h
+    ch = (rng.uniform(0.18, 0.4) if rng.random() < 0.35 else rng.uniform(0.4, 0.85)) * h  # small cards too
     aspect = face.shape[0] / face.shape[1]
     corners = synth._card_corners(w / 2 + rng.uniform(-0.1, 0.1) * w, h / 2 + rng.uniform(-0.05, 0.05) * h, ch,
                                   rng.uniform(0, 360), aspect)

@@ -76,11 +76,15 @@ def upright_corner(frame: np.ndarray, a: np.ndarray, b: np.ndarray, rank_h: floa
 
 
 def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphModel, read_corner,
-           *, min_conf: float = 0.9):
+           *, min_conf: float = 0.9, card_width: float | None = None):
     """Index corners read in ``frame`` where ``stock`` (uint8 mask) marks card stock not yet explained by whole
-    cards. Returns (code, confidence, 4 corners of the index box in frame coordinates, rank centre)."""
+    cards. ``card_width`` (pixels), when known from whole cards, bounds the glyph size. Returns (code,
+    confidence, 4 corners of the index box in frame coordinates, rank centre)."""
     h = frame.shape[0]
-    comps = ink_components(mn, stock, min_h=max(6, h // 120), max_h=max(20, h // 12))
+    lo, hi = max(6, h // 120), max(20, h // 12)
+    if card_width:
+        lo, hi = max(lo, int(0.05 * card_width)), min(hi, int(0.25 * card_width) + 1)
+    comps = ink_components(mn, stock, min_h=lo, max_h=hi)
     reads = []
     used: set[int] = set()  # glyphs already part of an index read
     for i, j in candidate_pairs(comps):
@@ -91,6 +95,12 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
         crop, back = upright_corner(frame, a, b, rank_h=0.95 * dist)
         got = read_corner(crop, model, anchor=ANCHOR)
         if got is None or got.code is None or got.confidence < min_conf:
+            continue
+        # a second look, a little larger and turned a little, must say the same
+        turn = np.array([[np.cos(0.07), -np.sin(0.07)], [np.sin(0.07), np.cos(0.07)]])
+        crop2, _ = upright_corner(frame, a, a + turn @ (b - a), rank_h=1.12 * dist)
+        again = read_corner(crop2, model, anchor=ANCHOR)
+        if again is None or again.code != got.code or again.confidence < 0.5:
             continue
         g = got.glyphs
         x0 = min(g.rank_box[0], g.suit_box[0]) - 2

@@ -84,10 +84,10 @@ def _looks_like_back(card: np.ndarray) -> bool:
     h, w = mn.shape
     white = (mn > 0.82 * paper) & (mx - mn < 40)
     centre = white[int(0.15 * h):int(0.85 * h), int(0.15 * w):int(0.85 * w)].mean()
-    corner = white[int(0.1 * h):int(0.45 * h), int(0.1 * w):int(0.27 * w)].mean()
+    corner = white[int(0.25 * h):int(0.5 * h), int(0.08 * w):int(0.16 * w)].mean()  # a face has white here
     texture = float(cv2.Laplacian(mn[int(0.15 * h):int(0.85 * h), int(0.15 * w):int(0.85 * w)],
                                   cv2.CV_32F).std())
-    return centre < 0.15 and corner < 0.25 and texture > 3
+    return centre < 0.15 and corner < 0.1 and texture > 3
 
 
 def read_card(frame: np.ndarray, corners: np.ndarray, model: GlyphModel) -> Detection | None:
@@ -165,7 +165,9 @@ def _partly_hidden(img, stock, quads, found, model) -> list[Detection]:
     mn = cv2.min(cv2.min(b, g), r)
     have = {d.card for d in found}
     best: dict[str, tuple] = {}
-    for code, conf, pts, centre in corner_search.search(img, mn, stock, model, read_corner):
+    widths = [np.linalg.norm(q[1] - q[0]) for q in quads]
+    card_w = float(np.median(widths)) if len(widths) >= 2 else None
+    for code, conf, pts, centre in corner_search.search(img, mn, stock, model, read_corner, card_width=card_w):
         if code in have:
             continue
         if code not in best or conf > best[code][1]:
