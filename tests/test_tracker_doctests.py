@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["companion.vision.sources", "companion.vision.mat", "companion.vision.zones",
+MODULES = ["companion.sim", "companion.vision.sources", "companion.vision.mat", "companion.vision.zones",
            "companion.vision.calibration", "companion.vision.tracker", "companion.vision.watch",
            "companion.sim.camera", "companion.sim.table", "companion.sim.hands"]
 
