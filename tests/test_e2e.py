@@ -163,11 +163,12 @@ def test_a_jack_starter_a_go_inferred_a_thirty_one_and_the_show(tmp_path, chip):
 def test_a_misread_card_is_corrected_with_the_buttons_and_its_score_recomputed(tmp_path, chip):
     # 5S read as 6S: Ann's fifteen two is missed until the players correct the card
     events = [NEW, Deal(), Starter(C("2D")), *play("1 TH, 0 5S")]
-    pick_it = [Action.MENU, Action.OK]  # menu -> "Correct a card"
     app = run_table(scenario(events), tmp_path, chip, misread={"5S": "6S"})
     assert [s.front for s in app.game.state.sides] == [0, 0] and app.game.state.count == 16
-    for command in pick_it:
-        app.handle_command(ScreenCommand(command))
+    app.handle_command(ScreenCommand(Action.MENU))
+    while app.view().items[app.view().selected].key != "correct":  # the encoder down to "Correct a card"
+        app.handle_command(ScreenCommand(Action.NEXT))
+    app.handle_command(ScreenCommand(Action.OK))
     view = app.view()
     assert view.mode == "pick" and Card.parse("6S") in view.cards
     while app.view().cards[app.view().selected] != Card.parse("6S"):
