@@ -86,6 +86,58 @@ def _outermost(quads: list[np.ndarray]) -> list[np.ndarray]:
     return kept
 
 
+def _quad_of(cnt: np.ndarray, area: float) -> np.ndarray | None:
+    """The card-proportioned convex quadrilateral that ``cnt`` (a contour of ``area``) is, or None."""
+    hull = cv2.convexHull(cnt)
+    peri = cv2.arcLength(hull, True)
+    approx = cv2.approxPolyDP(hull, 0.03 * peri, True)
+    if len(approx) == 4:
+        quad = approx.reshape(4, 2).astype(np.float32)
+    else:
+        quad = cv2.boxPoints(cv2.minAreaRect(cnt))
+        if area / max(cv2.contourArea(quad), 1) <= 0.93:
+            return None
+    qa = cv2.contourArea(quad)
+    sides = np.linalg.norm(quad - np.roll(quad, -1, 0), axis=1)
+    short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+    if 1.2 < long_ / max(short, 1e-6) < 1.8 and area / max(qa, 1) > 0.9 and qa / max(cv2.contourArea(hull), 1) > 0.9:
+        return quad
+    return None
+
+
+def _grow(quad: np.ndarray, d: float) -> np.ndarray:
+    """``quad`` with each side moved ``d`` pixels outwards."""
+    out = []
+    for i in range(4):
+        a = quad[i] - quad[i - 1]
+        b = quad[i] - quad[(i + 1) % 4]
+        a /= max(np.linalg.norm(a), 1e-6)
+        b /= max(np.linalg.norm(b), 1e-6)
+        out.append(quad[i] + (a + b) * d)
+    return np.array(out, np.float32)
+
+
+def _inside_stock(quad: np.ndarray, stock: np.ndarray) -> bool:
+    """Whether card stock surrounds ``quad`` on almost every side: then it is a frame printed on a card (a court
+    card's picture) or a shape on paper, not a card's outline."""
+    c = quad.mean(0)
+    width = float(np.linalg.norm(quad[1] - quad[0]))
+    t = np.linspace(0.1, 0.9, 9)[:, None]
+    pts = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        side = a + (b - a) * t
+        mid = (a + b) / 2
+        out = (mid - c) / max(np.linalg.norm(mid - c), 1e-6)
+        pts.append(side + out * 0.08 * width)
+    pts = np.round(np.concatenate(pts)).astype(int)
+    h, w = stock.shape
+    ok = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+    if ok.sum() < 12:
+        return False
+    return float((stock[pts[ok, 1], pts[ok, 0]] > 0).mean()) > 0.8
+
+
 def find_quads(frame: np.ndarray, *, min_area_frac: float = 0.002):
     """Card-shaped quadrilaterals in ``frame``: a list of corners (4x2, frame coordinates, ordered as
     :func:`order_corners`); the card-stock mask (uint8, frame size) when some card stock did not make a whole
@@ -95,41 +147,29 @@ def find_quads(frame: np.ndarray, *, min_area_frac: float = 0.002):
     small = np.ascontiguousarray(frame[::step, ::step]) if step > 1 else frame  # fast, and enough for outlines
     scale = 1.0 / step
     sa = small.shape[0] * small.shape[1]
-    quads, blobs = [], []
-    contours = []
     masks = card_masks(small)
+    quads, blobs = [], []
+
+    def collect(mask, mode, grow=0.0):
+        found, _ = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_SIMPLE)
+        for cnt in found:
+            area = cv2.contourArea(cnt)
+            if area < min_area_frac * sa or area > 0.4 * sa:
+                continue
+            quad = _quad_of(cnt, area)
+            if quad is not None:
+                q = order_corners((_grow(quad, grow) if grow else quad) / scale)
+                quads.append(q.mean(0) + (q - q.mean(0)) * 1.03)  # the mask sits just inside the card's edge
+            elif area > 0.01 * sa and not grow:
+                blobs.append(cnt)
+
     for k, mask in enumerate(masks):
         # in the masks cut by edges a card on a white table is a hole in the table's shape: list every contour
-        found, _ = cv2.findContours(mask, cv2.RETR_LIST if k % 2 else cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        contours.extend(found)
-    for cnt in contours:
-        area = cv2.contourArea(cnt)
-        if area < min_area_frac * sa or area > 0.4 * sa:
-            continue
-        hull = cv2.convexHull(cnt)
-        peri = cv2.arcLength(hull, True)
-        approx = cv2.approxPolyDP(hull, 0.03 * peri, True)
-        quad = None
-        if len(approx) == 4:
-            quad = approx.reshape(4, 2).astype(np.float32)
-        else:
-            rect = cv2.minAreaRect(cnt)
-            box = cv2.boxPoints(rect)
-            if area / max(cv2.contourArea(box), 1) > 0.93:
-                quad = box
-        if quad is not None:
-            qa = cv2.contourArea(quad)
-            sides = np.linalg.norm(quad - np.roll(quad, -1, 0), axis=1)
-            short = (sides[0] + sides[2]) / 2
-            long_ = (sides[1] + sides[3]) / 2
-            ratio = max(short, long_) / max(min(short, long_), 1e-6)
-            if 1.2 < ratio < 1.8 and area / max(qa, 1) > 0.9 and qa / max(cv2.contourArea(hull), 1) > 0.9:
-                q = order_corners(quad / scale)
-                q = q.mean(0) + (q - q.mean(0)) * 1.03  # the mask sits just inside the card's edge
-                quads.append(q)
-                continue
-        if area > 0.01 * sa:
-            blobs.append(cnt)
-    quads = _outermost(quads)
+        collect(mask, cv2.RETR_LIST if k % 2 else cv2.RETR_EXTERNAL)
+    if blobs:  # cards that touch: shrink the shapes apart, then grow the quads back
+        kernel = np.ones((7, 7), np.uint8)
+        for mask in masks[:2]:
+            collect(cv2.erode(mask, kernel), cv2.RETR_EXTERNAL, grow=3.0)
+    quads = [q for q in _outermost(quads) if not _inside_stock(q * scale, masks[0])]
     stock = cv2.resize(masks[0], (w, h), interpolation=cv2.INTER_NEAREST) if step > 1 else masks[0]
     return quads, (stock if blobs else None), stock

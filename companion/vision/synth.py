@@ -252,14 +252,16 @@ def render_scene(cards, *, rng=None, size: tuple[int, int] = (1280, 720), deck="
     ch = card_height or rng.uniform(0.28, 0.4) * h
     n = len(cards)
     placed_corners = []
-    if layout == "spread":
+    if layout == "spread":  # apart: each card inside its own cell of a grid, whatever its rotation
         cols = int(np.ceil(np.sqrt(n * w / h)))
         rows = int(np.ceil(n / cols))
+        diagonal = np.hypot(1, 1 / CARD_ASPECT)
+        ch = min(ch, 0.8 * min(w / cols, h / rows) / diagonal)
         cells = rng.permutation(rows * cols)[:n]
         for cell in cells:
             r, c = divmod(int(cell), cols)
-            cx = (c + 0.5) * w / cols + rng.uniform(-0.1, 0.1) * w / cols
-            cy = (r + 0.5) * h / rows + rng.uniform(-0.1, 0.1) * h / rows
+            cx = (c + 0.5) * w / cols + rng.uniform(-0.08, 0.08) * w / cols
+            cy = (r + 0.5) * h / rows + rng.uniform(-0.08, 0.08) * h / rows
             placed_corners.append(_card_corners(cx, cy, ch, rng.uniform(0, 360)))
     elif layout == "row":
         angle = rng.uniform(-20, 20) + rng.choice([0, 180])
