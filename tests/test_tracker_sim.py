@@ -39,6 +39,14 @@ def test_tracker_changes_equal_the_truth(seats, seed):
     assert tracker.recognised < 0.75 * tracker.frames, "still pictures are not read again"
 
 
+@pytest.mark.parametrize("seats, seed", [(2, 0), (3, 1)])
+def test_piles_turned_over_are_seen_even_when_the_reader_cannot_read_backs(seats, seed):
+    """Cards that vanish where something still covers the mat were turned over, not taken away."""
+    sim = play_hand(seed, seats=seats, size=SIZE)
+    tracker = track_video(sim, sim.recognizer(dropout=0.1, seed=seed, backs=False))
+    assert [c.key for c in tracker.changes] == [c.key for c in sim.truth]
+
+
 def test_a_six_read_as_a_nine_is_reported_unsure_then_laid_right():
     sim = TableSim(seats=2, size=SIZE, seed=5).lay("6H", "seat1", at=1.0).end(at=4.0)
     tracker = track_video(sim, sim.recognizer(flap={"6H": "9H"}))

@@ -51,17 +51,19 @@ class ScriptedRecognizer:
 
     ``dropout`` is the chance a visible card is missed in a frame; ``flap`` maps a card to the name it is misread as
     (``{"6H": "9H"}``) every other reading during the ``flap_for`` seconds after it is laid. Call it right
-    after the frame is rendered: it reads the table at the simulator's current time.
+    after the frame is rendered: it reads the table at the simulator's current time. ``backs=False`` never reports
+    a face-down card, like a reader that cannot read backs.
     """
 
     def __init__(self, sim, *, dropout: float = 0.0, flap: dict[str, str] | None = None,
-                 flap_for: float = 1.0, seed: int = 0, carried: bool = True) -> None:
+                 flap_for: float = 1.0, seed: int = 0, carried: bool = True, backs: bool = True) -> None:
         self.sim = sim
         self.dropout = dropout
         self.flap = dict(flap or {})
         self._flips: dict[str, int] = {}
         self.flap_for = flap_for
         self.carried = carried
+        self.backs = backs
         self.calls = 0
         self._rng = np.random.default_rng(seed)
         self._laid = {c.cards[0]: c.time for c in sim.truth if c.kind == "laid"}
@@ -80,6 +82,8 @@ class ScriptedRecognizer:
                 continue
             if self.dropout and self._rng.random() < self.dropout:
                 continue
+            if not c.face_up and not self.backs:
+                continue  # a reader that cannot see backs
             label = c.card if c.face_up else BACK
             if label in self.flap and t - self._laid.get(label, -99) < self.flap_for:
                 self._flips[label] = self._flips.get(label, 0) + 1

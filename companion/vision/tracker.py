@@ -49,6 +49,7 @@ class Sighting:
     card: str
     pos: tuple[float, float] | None = None
     confidence: float = 1.0
+    corners: tuple[tuple[float, float], ...] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,11 @@ class FrameDiffer:
         self._prev = self._small = small
         return self._differs(self._ref, small)
 
+    @property
+    def small(self) -> np.ndarray | None:
+        """The last frame as compared: gray, shrunk and blurred."""
+        return self._small
+
     def read_now(self) -> None:
         """The frame last given to :meth:`changed` is being read: later frames are compared with it."""
         self._ref = self._small
@@ -150,6 +156,7 @@ class _Track:
     gone_since: float | None = None
     run_start: float = -math.inf  # when the current run of sightings began (after a time unseen)
     first_seen: float = math.inf  # the first sighting of this track
+    corners: tuple | None = None  # where it was last seen in the picture (px)
 
     def count(self) -> int:
         return sum(1 for _, seen in self.hits if seen)
@@ -201,6 +208,10 @@ class Tracker:
         self._down: dict[str, list[str]] = {}  # zone -> cards turned face down there
         self._open_conflicts: set[tuple] = set()
         self._back_spots: dict[str, deque] = {}
+        self._corners: dict[tuple[str, str], tuple] = {}
+        self._frame: np.ndarray | None = None  # the last frame, to look at a card's place
+        self._blind_down: dict[str, list[tuple]] = {}  # zone -> picture corners of cards turned without backs seen
+        self._bare_since: dict[str, float] = {}
 
     # -- the stable picture ------------------------------------------------------------------------------------------
     @property
@@ -226,6 +237,7 @@ class Tracker:
     def process(self, frame: np.ndarray, t: float) -> list[TableChange]:
         """Look at one frame taken at time ``t``: recognise (unless the picture has not changed), place, update."""
         self.frames += 1
+        self._frame = frame
         changed = self.differ.changed(frame)
         if self.calibrator is not None:
             before = self.calibration
@@ -264,8 +276,8 @@ class Tracker:
             return [Sighting(ELSEWHERE, d.card, None, d.confidence) for d in dets]
         pts = self.calibration.to_mat([d.center for d in dets])
         zones = self.calibration.zones
-        return [Sighting(zones.zone_at(float(x), float(y)), d.card, (float(x), float(y)), d.confidence)
-                for d, (x, y) in zip(dets, pts)]
+        return [Sighting(zones.zone_at(float(x), float(y)), d.card, (float(x), float(y)), d.confidence,
+                         tuple(d.corners)) for d, (x, y) in zip(dets, pts)]
 
     # -- the state machine -----------------------------------------------------------------------------------------
     def observe(self, sightings: Iterable[Sighting], t: float, *, fresh: bool = True) -> list[TableChange]:
@@ -278,6 +290,8 @@ class Tracker:
         for s in sightings:
             if s.zone not in self.ignore and s.card != UNKNOWN:
                 seen.setdefault((s.zone, s.card), s.pos)
+                if s.corners is not None:
+                    self._corners[(s.zone, s.card)] = s.corners
         if fresh:
             self._record(seen, t)
             self._record_backs(sightings, t)
@@ -285,7 +299,7 @@ class Tracker:
             for key in seen:
                 if key in self._tracks and self._tracks[key].gone_since is None:
                     self._tracks[key].last_seen = t
-        out = self._face_down(t) + self._removals(t) + self._arrivals(t)
+        out = self._face_down(t) + self._face_down_unread(t) + self._removals(t) + self._arrivals(t)
         out.sort(key=lambda c: (c.time, _ORDER[c.kind]))
         self.changes.extend(out)
         self._close_settled()
@@ -306,6 +320,7 @@ class Tracker:
                 track.pos = pos if pos is not None else track.pos
                 track.last_seen = t
                 track.gone_since = None
+                track.corners = self._corners.get(key, track.corners)
             else:
                 track.hits.append((t, False))
                 if track.gone_since is None:
@@ -321,6 +336,27 @@ class Tracker:
                 spots.setdefault(s.zone, []).append(s.pos)
         for zone in set(self._back_spots) | set(spots):
             self._back_spots.setdefault(zone, deque(maxlen=self.n)).append(spots.get(zone, []))
+
+    def _covered(self, corners) -> bool | None:
+        """Whether something darker than the mat's paper covers most of ``corners`` (px) in the last frame: a card
+        lying face down that the reader did not report. ``None`` when it cannot tell (no frame, no corners)."""
+        frame, small = self._frame, self.differ.small
+        if frame is None or small is None or not corners or len(corners) < 3:
+            return None
+        pts = np.array(corners, np.float32)
+        x0, y0 = np.maximum(np.floor(pts.min(0)).astype(int), 0)
+        x1, y1 = np.minimum(np.ceil(pts.max(0)).astype(int) + 1, (frame.shape[1], frame.shape[0]))
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            return None
+        crop = frame[y0:y1, x0:x1]
+        gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+        mask = np.zeros(gray.shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.round(pts - (x0, y0)).astype(np.int32), 255)
+        inside = gray[mask > 0]
+        if inside.size < 4:
+            return None
+        paper = float(np.percentile(small, 95))
+        return float(np.mean(inside < 0.72 * paper)) > 0.5
 
     def _back_where(self, zone: str, pos: tuple[float, float] | None) -> bool:
         """Whether a back has shown at ``pos`` in ``k`` of the last ``n`` frames (the card there was turned over)."""
@@ -360,6 +396,32 @@ class Tracker:
             out.append(TableChange(FACE_DOWN, zone, tuple(gone), when, reported=t))
         return out
 
+    def _face_down_unread(self, t: float) -> list[TableChange]:
+        """Cards gone ``hold`` seconds from a zone showing no backs, whose place is still covered by something that
+        is not the mat (a back the reader cannot read), were turned over too."""
+        out = []
+        for zone, face in self._stable.items():
+            back = self._tracks.get((zone, BACK))
+            if not face or (back is not None and back.count() > 0):
+                continue
+            tracks = [self._tracks[(zone, c)] for c in face]
+            due = [c for c, tr in zip(face, tracks) if tr.count() == 0 and t - tr.last_seen >= self.hold]
+            if not due or any(tr.gone_since is not None and tr.count() > 0 for tr in tracks):
+                continue
+            if not all(self._covered(self._tracks[(zone, c)].corners) for c in due):
+                continue  # some went bare: a removal, handled below
+            went = min(self._tracks[(zone, c)].gone_since or t for c in due)
+            turned = [c for c, tr in zip(face, tracks) if c in due or  # hidden by the same hand, turned with them
+                      (tr.count() == 0 and tr.gone_since is not None and abs(tr.gone_since - went) <= 1.0 and
+                       self._covered(tr.corners))]
+            for c in turned:
+                face.remove(c)
+                self._blind_down.setdefault(zone, []).append(self._tracks[(zone, c)].corners)
+            self._down.setdefault(zone, []).extend(turned)
+            when = max(self._tracks[(zone, c)].gone_since or t for c in turned)
+            out.append(TableChange(FACE_DOWN, zone, tuple(turned), when, reported=t))
+        return out
+
     def _removals(self, t: float) -> list[TableChange]:
         """Cards gone for ``hold`` seconds are removed; a zone whose every card (and face-down pile) went is
         ``cleared`` in one change (``removed`` if it held a single card)."""
@@ -371,6 +433,13 @@ class Tracker:
             back = self._tracks.get((zone, BACK))
             tracks = [self._tracks[(zone, c)] for c in face]
             back_absent = not down or back is None or back.count() == 0
+            if down and self._blind_down.get(zone) and (back is None or back.count() == 0):
+                bare = all(self._covered(c) is False for c in self._blind_down[zone])
+                if not bare:
+                    self._bare_since.pop(zone, None)
+                    back_absent = False
+                elif t - self._bare_since.setdefault(zone, t) < self.hold / 3:
+                    back_absent = False
             if all(tr.count() == 0 for tr in tracks) and back_absent:
                 watched = tracks + ([back] if down and back is not None else [])
                 if all(t - tr.last_seen >= self.hold for tr in watched):
@@ -379,6 +448,8 @@ class Tracker:
                     out.append(TableChange(CLEARED if len(cards) > 1 else REMOVED, zone, cards, when, reported=t))
                     self._stable[zone] = []
                     self._down[zone] = []
+                    self._blind_down.pop(zone, None)
+                    self._bare_since.pop(zone, None)
                 continue
             for c, tr in list(zip(face, tracks)):
                 if t - tr.last_seen >= self.hold:
