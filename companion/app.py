@@ -158,6 +158,10 @@ class Companion:
             from .display.window import Display
             d = self.config.display
             self.display = Display((d.width, d.height), fullscreen=d.fullscreen or None)
+            log.info("screen: %dx%d on SDL's %s driver", d.width, d.height, self.display.driver)
+            if self.display.driver in ("dummy", "offscreen"):
+                log.warning("no screen found (SDL driver %s): the game runs without a window; on a desktop set "
+                            "DISPLAY, on the Pi console SDL_VIDEODRIVER=kmsdrm", self.display.driver)
         except Exception as exc:  # no screen: the board and the log carry on
             log.error("display unavailable: %s", exc)
             self.messages["display"] = Message(f"Display unavailable: {exc}", "error")
