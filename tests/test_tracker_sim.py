@@ -93,14 +93,15 @@ def test_script_in_time_order():
 
 
 @pytest.mark.slow
-def test_real_reader_on_a_short_simulated_hand():
+@pytest.mark.parametrize("options", [{"max_wait": 1.0}, {"partial_reads": True}])
+def test_real_reader_on_a_short_simulated_hand(options):
     """The vision helper's recogniser in the loop on 1280x720 frames: the changes it is sure of are true ones."""
     from companion.vision.reader import recognize
 
     sim = TableSim(seats=2, size=(1280, 720), seed=7, noise=2.0)
     sim.lay("5H", "seat1", at=0.5).lay("KD", "seat2", at=2.0).lay("TC", "starter", at=3.5).end(at=5.5)
     start = time.process_time()
-    tracker = track_video(sim, recognize, max_wait=1.0)  # read when hands are still: no half-seen hands
+    tracker = track_video(sim, recognize, **options)
     spent = time.process_time() - start
     truth = [c.key for c in sim.truth]
     got = [c.key for c in tracker.changes]

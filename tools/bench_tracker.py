@@ -60,7 +60,7 @@ def run_pipeline(video: Path, sim: TableSim, recognize, *, every_frame: bool = F
                 break
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     got, want = [c.key for c in tracker.changes], [c.key for c in sim.truth]
-    return {"frames": frames, "fps": frames / wall, "cpu": cpu / wall, "read": tracker.recognised,
+    return {"frames": frames, "partial": tracker.partial, "fps": frames / wall, "cpu": cpu / wall, "read": tracker.recognised,
             "changes": len(tracker.changes), "ms": 1000 * wall / frames,
             "true": sum(1 for c in got if c in want), "phantom": sum(1 for c in got if c not in want),
             "truth": len(want), "laid_ok": [c for c in got if c[0] == "laid"] == [c for c in want if c[0] == "laid"]}
@@ -141,6 +141,8 @@ def main() -> None:
         rows.append(("hand video, scripted reader", scripted))
         if real is not None:
             rows.append(("hand video, real reader", run_pipeline(video, sim, real)))
+            rows.append(("hand video, real reader, partial reads", run_pipeline(video, sim, real,
+                                                                                partial_reads=True)))
             rows.append(("real reader on every frame (40 frames)", run_pipeline(video, sim, real, every_frame=True,
                                                                                limit=40)))
         static_sim = _static_scene(tmp / "static")
@@ -155,9 +157,9 @@ def main() -> None:
         print(f"  {name:42s} {r['frames']:6d} {r['read']:5d} {r['fps']:7.1f} {r['ms']:9.1f} {r['cpu']:6.0%}{found}")
     print("  (CPU = process CPU time / wall time on the pinned core: under 100% when other work shares it)")
     print("  cost per frame: " + ", ".join(f"{k} {v:.1f} ms" for k, v in stages.items()))
-    target = rows[1][1]["fps"] if len(rows) > 1 else scripted["fps"]
-    print(f"  target >= 10 fps through the whole pipeline: {'met' if target >= 10 else 'NOT met'} "
-          f"({target:.1f} fps with the {'real' if len(rows) > 1 else 'scripted'} reader)")
+    for name, r in rows[1:3]:
+        print(f"  target >= 10 fps through the whole pipeline: {'met' if r['fps'] >= 10 else 'NOT met'} "
+              f"({r['fps']:.1f} fps, {name})")
     print(f"  static table replayed at 10 fps: CPU {static_scripted['cpu']:.1%} of one core with the scripted reader "
           f"({static_scripted['read']} readings in {static_scripted['frames']} frames)")
     if static_real is not None:

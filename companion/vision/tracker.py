@@ -120,6 +120,17 @@ class FrameDiffer:
         self._prev: np.ndarray | None = None
         self._small: np.ndarray | None = None
 
+    def changed_box(self, shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+        """The box (x0, y0, x1, y1), in the pixels of a frame of ``shape``, holding every change since the last frame
+        read; ``None`` when there is no reference yet."""
+        if self._ref is None or self._small is None or self._ref.shape != self._small.shape:
+            return None
+        ys, xs = np.nonzero(cv2.absdiff(self._small, self._ref) > self.threshold)
+        if xs.size == 0:
+            return None
+        kx, ky = shape[1] / self._small.shape[1], shape[0] / self._small.shape[0]
+        return (int(xs.min() * kx), int(ys.min() * ky), int((xs.max() + 1) * kx), int((ys.max() + 1) * ky))
+
     def _differs(self, a: np.ndarray | None, b: np.ndarray) -> bool:
         if a is None or a.shape != b.shape:
             return True
@@ -174,6 +185,9 @@ class Tracker:
     While the picture is still, recognition is skipped, except every ``recheck`` seconds while the last reading
     disagrees with the stable state (a card in place not seen, a new card not yet confirmed). While the picture is
     moving (hands), reading can wait for it to settle, at most ``max_wait`` seconds (0, the default: no wait).
+    ``partial_reads=True`` reads only the part of the picture that changed (plus a card's size around it) when that
+    part is under ``partial_max`` of the frame, and the whole frame at least every ``full_every`` seconds; it needs
+    a reader that works on any crop (the scripted reader of the simulator does not).
     """
 
     def __init__(self, recognize: Callable[[np.ndarray], list[Detection]] | None,
@@ -181,7 +195,8 @@ class Tracker:
                  hold: float = 1.5, still_mm: float = 35.0, same_spot_mm: float = 25.0,
                  ignore: Iterable[str] = ("deck", ELSEWHERE), differ: FrameDiffer | None = None,
                  min_confidence: float = 0.0, recheck: float = 0.2,
-                 max_wait: float = 0.0, moved_px: float = 1.5) -> None:
+                 max_wait: float = 0.0, moved_px: float = 1.5, partial_reads: bool = False,
+                 partial_max: float = 0.6, full_every: float = 2.0) -> None:
         if not 1 <= k <= n:
             raise ValueError(f"tracker needs 1 <= k <= n, got k={k!r}, n={n!r}")
         self.recognize = recognize
@@ -195,6 +210,9 @@ class Tracker:
         self.recheck = recheck
         self.max_wait = max_wait
         self.moved_px = moved_px
+        self.partial_reads, self.partial_max, self.full_every = partial_reads, partial_max, full_every
+        self.partial = 0
+        self._full_read_at = -math.inf
         self._recognised_at = -math.inf
         self.changes: list[TableChange] = []
         self.conflicts: list[Conflict] = []
@@ -250,12 +268,48 @@ class Tracker:
         if changed and self.max_wait and self.differ.moving and t - self._recognised_at < self.max_wait:
             changed = False  # hands moving: wait for the picture to settle (cards at rest, no half-seen hands)
         if changed or self.recognize is None:
-            self.differ.read_now()
             self._recognised_at = t
             self.recognised += 1
-            self.last_detections = list(self.recognize(frame)) if self.recognize else []
+            box = self.differ.changed_box(frame.shape) if self.partial_reads else None
+            if self.recognize is None:
+                self.last_detections = []
+            elif box is None or t - self._full_read_at >= self.full_every or \
+                    not self._read_part(frame, box):
+                self._full_read_at = t
+                self.last_detections = list(self.recognize(frame))
+            self.differ.read_now()
             self.last_sightings = self.place_all(self.last_detections)
         return self.observe(self.last_sightings, t, fresh=changed)
+
+    def _read_part(self, frame: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+        """Read only the part of ``frame`` that changed (with a card's size around it), keeping the last reading
+        elsewhere. False when the part is most of the frame (then the whole frame is read)."""
+        h, w = frame.shape[:2]
+        margin = self._card_px(w)
+        x0, y0, x1, y1 = box
+        cx0, cy0, cx1, cy1 = max(x0 - margin, 0), max(y0 - margin, 0), min(x1 + margin, w), min(y1 + margin, h)
+        if (cx1 - cx0) * (cy1 - cy0) > self.partial_max * w * h:
+            return False
+        half = margin // 2  # new readings count where whole cards fit in the part read; old ones elsewhere
+        ix0, iy0 = (cx0 + half if cx0 > 0 else 0), (cy0 + half if cy0 > 0 else 0)
+        ix1, iy1 = (cx1 - half if cx1 < w else w), (cy1 - half if cy1 < h else h)
+
+        def inner(d: Detection) -> bool:
+            x, y = d.center
+            return ix0 <= x <= ix1 and iy0 <= y <= iy1
+
+        fresh = [Detection(d.card, d.confidence, tuple((x + cx0, y + cy0) for x, y in d.corners), d.whole_card,
+                           d.extra) for d in self.recognize(frame[cy0:cy1, cx0:cx1])]
+        self.last_detections = [d for d in self.last_detections if not inner(d)] + [d for d in fresh if inner(d)]
+        self.partial += 1
+        return True
+
+    def _card_px(self, width: int) -> int:
+        """About one card's diagonal in pixels (from the calibration), the margin kept around a changed part."""
+        if self.calibration is None:
+            return int(0.2 * width)
+        (ax, ay), (bx, by) = self.calibration.to_image([(0, 0), (100, 0)])
+        return int(1.1 * 108 * math.hypot(bx - ax, by - ay) / 100)
 
     def _settled(self) -> bool:
         """Whether the last reading agrees with the stable state: every card in place seen, nothing pending."""
