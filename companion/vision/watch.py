@@ -91,10 +91,12 @@ def watch(source: str | FrameSource, *, recognize: Callable | None = None, calib
     """
     import pygame
 
+    options = dict(tracker_options or {})
     if recognize is None:
         from .reader import recognize
+        options.setdefault("partial_reads", True)  # the card reader reads crops: read only what changed
     src = open_source(source, threaded=True) if isinstance(source, str) else source
-    tracker = Tracker(recognize, AutoCalibrator(fallback=_load_calibration(calibration)), **(tracker_options or {}))
+    tracker = Tracker(recognize, AutoCalibrator(fallback=_load_calibration(calibration)), **options)
     pygame.display.init()
     try:
         flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
