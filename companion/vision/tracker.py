@@ -225,6 +225,7 @@ class Tracker:
         self._stable: dict[str, list[str]] = {}  # zone -> cards face up, in the order laid
         self._down: dict[str, list[str]] = {}  # zone -> cards turned face down there
         self._open_conflicts: set[tuple] = set()
+        self._closed_at: dict[tuple, float] = {}
         self._back_spots: dict[str, deque] = {}
         self._corners: dict[tuple[str, str], tuple] = {}
         self._frame: np.ndarray | None = None  # the last frame, to look at a card's place
@@ -356,7 +357,7 @@ class Tracker:
         out = self._face_down(t) + self._face_down_unread(t) + self._removals(t) + self._arrivals(t)
         out.sort(key=lambda c: (c.time, _ORDER[c.kind]))
         self.changes.extend(out)
-        self._close_settled()
+        self._close_settled(t)
         return out
 
     def _record(self, seen: dict, t: float) -> None:
@@ -568,18 +569,22 @@ class Tracker:
         key = (kind, cards, zones)
         if key not in self._open_conflicts:
             self._open_conflicts.add(key)
-            self.conflicts.append(Conflict(kind, cards, zones, t))
+            if t - self._closed_at.get(key, -math.inf) > 2 * self.hold:  # the same doubt again soon: one report
+                self.conflicts.append(Conflict(kind, cards, zones, t))
 
-    def _close_settled(self) -> None:
+    def _close_settled(self, t: float) -> None:
         for key in list(self._open_conflicts):
-            kind, cards, zones = key
-            if kind == UNSURE:
-                counts = [self._tracks[(zones[0], c)].count() if (zones[0], c) in self._tracks else 0 for c in cards]
-                if sum(1 for n in counts if n >= 2) <= 1:
-                    self._open_conflicts.discard(key)
-            elif kind == TWO_PLACES:
-                if sum(1 for z in zones if (z, cards[0]) in self._tracks and
-                       self._tracks[(z, cards[0])].count() > 0) <= 1:
-                    self._open_conflicts.discard(key)
-            elif (zones[0], cards[0]) not in self._tracks or self._tracks[(zones[0], cards[0])].count() == 0:
+            if self._settles(key):
                 self._open_conflicts.discard(key)
+                self._closed_at[key] = t
+
+    def _settles(self, key: tuple) -> bool:
+        """Whether an open conflict is over: one name left at the spot, one place left, the card gone."""
+        kind, cards, zones = key
+        if kind == UNSURE:
+            counts = [self._tracks[(zones[0], c)].count() if (zones[0], c) in self._tracks else 0 for c in cards]
+            return sum(1 for n in counts if n >= 2) <= 1
+        if kind == TWO_PLACES:
+            return sum(1 for z in zones if (z, cards[0]) in self._tracks and
+                       self._tracks[(z, cards[0])].count() > 0) <= 1
+        return (zones[0], cards[0]) not in self._tracks or self._tracks[(zones[0], cards[0])].count() == 0
