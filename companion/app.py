@@ -143,15 +143,17 @@ class Companion:
         if source is None:
             self.messages.setdefault("camera", Message("No camera: press OK to enter each card", "info"))
             return
+        real_reader = False
         if recognize == "scripted" and hasattr(source, "sim"):
             recognize = source.sim.recognizer()
         elif recognize is None or recognize == "scripted":
             from .vision.reader import recognize as real_recognize
-            recognize = real_recognize
+            recognize, real_reader = real_recognize, True
         t = self.config.tracker
         self.source = source
+        # the card reader reads crops, so only what changed is read again (the simulator's scripted reader cannot)
         self.tracker = Tracker(recognize, AutoCalibrator(fallback=_manual_calibration(cam.calibration)),
-                               k=t.k, n=t.n, hold=t.hold)
+                               k=t.k, n=t.n, hold=t.hold, partial_reads=real_reader)
 
     def _open_display(self) -> None:
         try:
