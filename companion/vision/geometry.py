@@ -170,6 +170,7 @@ def find_quads(frame: np.ndarray, *, min_area_frac: float = 0.002):
         kernel = np.ones((7, 7), np.uint8)
         for mask in masks[:2]:
             collect(cv2.erode(mask, kernel), cv2.RETR_EXTERNAL, grow=3.0)
-    quads = [q for q in _outermost(quads) if not _inside_stock(q * scale, masks[0])]
+    brightest = masks[2] if len(masks) == 6 else masks[0]  # card stock at the highest level: not a light table
+    quads = [q for q in _outermost(quads) if not _inside_stock(q * scale, brightest)]
     stock = cv2.resize(masks[0], (w, h), interpolation=cv2.INTER_NEAREST) if step > 1 else masks[0]
     return quads, (stock if blobs else None), stock

@@ -34,7 +34,7 @@ def _ink(corner: np.ndarray):
     if paper_level < 60 or paper_level - dark_level < 45:
         return None
     t, _ = cv2.threshold(mn, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    t = min(t, dark_level + 0.75 * (paper_level - dark_level))
+    t = max(min(t, dark_level + 0.75 * (paper_level - dark_level)), paper_level - 0.4 * (paper_level - dark_level))
     mask = (mn < t).astype(np.uint8)
     strength = np.clip((paper_level - mn.astype(np.float32)) / max(paper_level - dark_level, 1), 0, 1)
     paper = np.array(cv2.mean(corner, (mn >= paper70).astype(np.uint8))[:3]) + 1
