@@ -76,7 +76,7 @@ def upright_corner(frame: np.ndarray, a: np.ndarray, b: np.ndarray, rank_h: floa
 
 
 def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphModel, read_corner,
-           *, min_conf: float = 0.9, card_width: float | None = None):
+           *, min_conf: float = 0.8, card_width: float | None = None):
     """Index corners read in ``frame`` where ``stock`` (uint8 mask) marks card stock not yet explained by whole
     cards. ``card_width`` (pixels), when known from whole cards, bounds the glyph size. Returns (code,
     confidence, 4 corners of the index box in frame coordinates, rank centre)."""
@@ -100,7 +100,7 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
         turn = np.array([[np.cos(0.07), -np.sin(0.07)], [np.sin(0.07), np.cos(0.07)]])
         crop2, _ = upright_corner(frame, a, a + turn @ (b - a), rank_h=1.12 * dist)
         again = read_corner(crop2, model, anchor=ANCHOR)
-        if again is None or again.code != got.code or again.confidence < 0.5:
+        if again is not None and again.code != got.code:  # a second look that reads something else
             continue
         g = got.glyphs
         x0 = min(g.rank_box[0], g.suit_box[0]) - 2
