@@ -117,13 +117,17 @@ def demo_table(demo: DemoGame, *, size=(1280, 720), fps: float = 10.0, step: flo
         if isinstance(event, (Play, Go)) and after.phase == "play" and before.series and not after.series:
             t = turn_down_rows(t + 0.3) + 0.3  # the series is over (a go or 31): rows turned down
         if isinstance(event, Crib):
-            sim.clear("crib", at=t)
-            t += 0.6
-            for i, card in enumerate(event.cards):  # fanned, every index corner in view
-                sim.lay(str(card), "crib", at=t, offset=((i - (len(event.cards) - 1) / 2) * 26.0, 0.0))
+            # the hands are gathered, then the dealer turns the crib up and spreads it in his own row
+            dealer_row = seat_zone(before.dealer)
+            for zone in [seat_zone(s) for s in range(players)] + ["crib"]:
+                sim.clear(zone, at=t)
+                t += 0.3
+            t += 0.5
+            for card in event.cards:
+                sim.lay(str(card), dealer_row, at=t)
                 t += step * 0.8
             t += 0.8
-            for zone in [seat_zone(s) for s in range(players)] + ["crib", "starter"]:
+            for zone in (dealer_row, "starter"):
                 sim.clear(zone, at=t)
                 t += 0.3
             t += 0.8

@@ -182,10 +182,15 @@ class Referee:
         if s.phase == "play":
             return self.play(seat, card)
         if s.phase == "show":
-            if card not in s.played[seat]:
-                self.show_cards.setdefault(seat, [])
-                if card not in self.show_cards[seat]:
-                    self.show_cards[seat].append(card)
+            if card in s.played[seat]:
+                return self._count_show()
+            if s.next_show is None and seat == s.dealer:  # the dealer spreads the crib in his own row
+                if card not in self.crib_cards:
+                    self.crib_cards.append(card)
+                return self._count_show()
+            self.show_cards.setdefault(seat, [])
+            if card not in self.show_cards[seat]:
+                self.show_cards[seat].append(card)
             return self._count_show()
         if s.phase in ("deal", "discard"):
             return self._ask(Question("illegal", f"{card} laid by {s.players[seat]} before the starter was turned",

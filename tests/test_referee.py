@@ -179,3 +179,15 @@ def test_a_resumed_game_counts_its_show_from_where_it_stopped():
     resumed = Referee(Game(list(ref.game.log)))  # a restart: the game replayed from its log
     lay(resumed, "seat1 6C", "seat2 5S", "crib AC", "crib 2C", "crib 3H", "crib KS")
     assert resumed.state.phase == "deal" and resumed.state.shows[-1].seat is None
+
+
+def test_the_dealer_may_spread_the_crib_in_his_own_row():
+    ref = referee()
+    lay(ref, "starter 5D", "seat2 JD", "seat1 4H", "seat2 5H", "seat1 4S", "seat2 5C")
+    ref.go()
+    ref.go()
+    lay(ref, "seat1 6C", "seat2 5S", "seat1 6D")
+    assert ref.state.next_show is None
+    lay(ref, "seat1 AC", "seat1 2C", "seat1 3H", "seat1 KS")  # Ann deals: the crib is hers
+    assert ref.state.phase == "deal" and ref.state.shows[-1].seat is None
+    assert sorted(map(str, ref.state.shows[-1].cards)) == ["2C", "3H", "AC", "KS"]
