@@ -32,9 +32,11 @@ SUITS = synth.SUITS
 
 def load_faces(deck_dir: Path | None) -> list[tuple[str, str, np.ndarray]]:
     """(deck, code, face image) for every face available."""
+    from tools.render_decks import DECKS
+
     faces = []
     if deck_dir and deck_dir.is_dir():
-        for d in sorted(p for p in deck_dir.iterdir() if p.is_dir()):
+        for d in sorted(p for p in deck_dir.iterdir() if p.is_dir() and p.name in DECKS):
             for code in synth.ALL_CARDS:
                 img = cv2.imread(str(d / f"{code}.png"), cv2.IMREAD_UNCHANGED)
                 if img is not None and img.ndim == 3 and img.shape[2] in (3, 4):
@@ -185,10 +187,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("companion/vision/models/glyphs.npz"))
     ap.add_argument("--cache", type=Path, default=Path("build/glyph-samples.npz"))
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--exclude", default="", help="comma-separated decks to leave out (to measure unseen decks)")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
     t0 = time.time()
-    faces = load_faces(a.decks)
+    left_out = {d for d in a.exclude.split(",") if d}
+    faces = [f for f in load_faces(a.decks) if f[0] not in left_out]
     decks = sorted({d for d, _, _ in faces})
     print(f"{len(faces)} faces from {len(decks)} decks: {', '.join(decks)}", flush=True)
     jobs = [(i, d, c, f, a.per_face, a.seed) for i, (d, c, f) in enumerate(faces)]
