@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--sample", type=int, default=0, help="read only about N single-card photos per folder")
     ap.add_argument("-v", "--verbose", action="store_true")
-    a = ap.parse_args(argv)
+    a = ap.parse_args([] if argv is None else argv)  # called as a function (make bench): the defaults
     photos = a.data / "real-photos"
     print("| set | images/cards | correct / found | wrong / extra | unknown |")
     print("|---|---|---|---|---|")
@@ -121,4 +121,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    import sys
+
+    raise SystemExit(main(sys.argv[1:]))
