@@ -83,6 +83,8 @@ class Referee:
     show_cards: dict[int, list[Card]] = field(default_factory=dict)
     crib_cards: list[Card] = field(default_factory=list)
     claims: dict[int | None, int] = field(default_factory=dict)
+    early_starter: Card | None = None  # a starter seen before the last hand was over (the crib still to count)
+    early_plays: list[tuple[int, Card]] = field(default_factory=list)  # cards seen before the starter
     paused: bool = False  # after an undo the show waits for the next sighting or OK before counting again
     _hand: int = -1
 
@@ -112,7 +114,20 @@ class Referee:
         if s.hand != self._hand:
             self._hand = s.hand
             self.show_cards, self.crib_cards, self.claims = {}, [], {}
-        return self._count_show() if s.phase == "show" else []
+        if s.phase == "show":
+            return self._count_show()
+        # the table moves faster than the tracker is sure of it: cards seen before the game expected them
+        if s.phase == "deal" and self.early_starter is not None:
+            card, self.early_starter = self.early_starter, None
+            return self._try([Deal(), Starter(card)], f"new hand: {s.players[s.dealer]} deals; the starter is {card}")
+        if s.phase == "play" and self.early_plays:
+            out: list[Decision] = []
+            early, self.early_plays = self.early_plays, []
+            for seat, card in early:
+                if card not in self.state.seen:
+                    out += self.play(seat, card)
+            return out
+        return []
 
     def _ask(self, question: Question) -> list[Decision]:
         if question not in self.questions:
@@ -175,7 +190,9 @@ class Referee:
             return self._try([Deal(), Starter(card)], f"new hand: {dealer} deals; the starter is {card}")
         if s.phase == "discard":
             return self._try([Starter(card)], f"the starter is {card}")
-        return []  # the starter seen again during the play or the show
+        if s.phase == "show":  # the next hand's starter, seen before this hand's crib was counted
+            self.early_starter = card
+        return []
 
     def _seat_row(self, seat: int, card: Card) -> list[Decision]:
         s = self.state
@@ -192,9 +209,13 @@ class Referee:
             if card not in self.show_cards[seat]:
                 self.show_cards[seat].append(card)
             return self._count_show()
-        if s.phase in ("deal", "discard"):
-            return self._ask(Question("illegal", f"{card} laid by {s.players[seat]} before the starter was turned",
-                                      ("dismiss",), card=str(card), seat=seat))
+        if s.phase in ("deal", "discard"):  # kept until the starter is read: the tracker may report it later
+            if (seat, card) not in self.early_plays:
+                self.early_plays.append((seat, card))
+            if len(self.early_plays) >= 3:
+                return self._ask(Question("unsure", "Cards are being played but no starter was read: enter the "
+                                                    "starter (Menu, Enter a card)", ("dismiss",)))
+            return []
         return []
 
     def play(self, seat: int, card: Card | str) -> list[Decision]:
@@ -331,6 +352,8 @@ class Referee:
                 self._ask(Question("muggins", f"Muggins! {self.state.players[missed_by]} missed {points}: "
                                               f"{self.state.players[takers[0]]} takes them?",
                                    ("take", "let go"), seat=takers[0], points=points))
+        if out and self.state.phase == "deal":  # the crib is counted: a starter already seen starts the next hand
+            out += self._after()
         return out
 
     # --- commands ------------------------------------------------------------------------------------------------

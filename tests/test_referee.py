@@ -191,3 +191,23 @@ def test_the_dealer_may_spread_the_crib_in_his_own_row():
     lay(ref, "seat1 AC", "seat1 2C", "seat1 3H", "seat1 KS")  # Ann deals: the crib is hers
     assert ref.state.phase == "deal" and ref.state.shows[-1].seat is None
     assert sorted(map(str, ref.state.shows[-1].cards)) == ["2C", "3H", "AC", "KS"]
+
+
+def test_a_starter_seen_before_the_last_crib_was_counted_starts_the_next_hand():
+    ref = referee()
+    lay(ref, "starter 5D", "seat2 JD", "seat1 4H", "seat2 5H", "seat1 4S", "seat2 5C")
+    ref.go()
+    ref.go()
+    lay(ref, "seat1 6C", "seat2 5S", "seat1 6D", "seat1 AC", "seat1 2C", "seat1 3H")
+    lay(ref, "starter 9H")  # the next hand's starter is read before the last crib card
+    assert ref.state.phase == "show"
+    lay(ref, "seat1 KS")
+    assert ref.state.hand == 2 and str(ref.state.starter) == "9H" and ref.state.phase == "play"
+
+
+def test_a_card_played_before_the_starter_is_read_is_played_when_it_is():
+    ref = referee()
+    lay(ref, "seat2 TH")  # the tracker was sure of Bob's lead before the starter
+    assert ref.state.phase == "deal" and ref.questions == []
+    lay(ref, "starter 2D", "seat1 5S")
+    assert [str(c) for _, c in ref.state.series] == ["TH", "5S"] and ref.state.count == 15
