@@ -250,7 +250,7 @@ class Companion:
         try:
             if kind == "laid" or (kind == "moved" and change.from_zone in ("elsewhere", None)):
                 for card in change.cards:
-                    out += self.referee.card_laid(zone, card)
+                    out += self.referee.card_laid(zone, card, change.time)
             elif kind == "face_down":
                 out += self.referee.row_face_down(zone)
         except StoreError as exc:

@@ -84,9 +84,11 @@ class Referee:
     crib_cards: list[Card] = field(default_factory=list)
     claims: dict[int | None, int] = field(default_factory=dict)
     early_starter: Card | None = None  # a starter seen before the last hand was over (the crib still to count)
-    early_plays: list[tuple[int, Card]] = field(default_factory=list)  # cards seen before the starter
+    early_starter_at: float = float("inf")  # when it first appeared on the table
+    early_plays: list[tuple[float, int, Card]] = field(default_factory=list)  # (when, seat, card) before the starter
     paused: bool = False  # after an undo the show waits for the next sighting or OK before counting again
     _hand: int = -1
+    _at: float = 0.0  # when the card being handled first appeared (reports without a time count as in order)
 
     def __post_init__(self) -> None:
         self._hand = self.game.state.hand  # a resumed game is already in its hand
@@ -118,12 +120,12 @@ class Referee:
             return self._count_show()
         # the table moves faster than the tracker is sure of it: cards seen before the game expected them
         if s.phase == "deal" and self.early_starter is not None:
-            card, self.early_starter = self.early_starter, None
+            card, self.early_starter, self.early_starter_at = self.early_starter, None, float("inf")
             return self._try([Deal(), Starter(card)], f"new hand: {s.players[s.dealer]} deals; the starter is {card}")
         if s.phase == "play" and self.early_plays:
             out: list[Decision] = []
-            early, self.early_plays = self.early_plays, []
-            for seat, card in early:
+            early, self.early_plays = sorted(self.early_plays, key=lambda e: e[0]), []
+            for _, seat, card in early:
                 if card not in self.state.seen:
                     out += self.play(seat, card)
             return out
@@ -135,8 +137,11 @@ class Referee:
         return []
 
     # --- the table -------------------------------------------------------------------------------------------------
-    def card_laid(self, zone: str, code: str) -> list[Decision]:
-        """A card newly stable in ``zone`` (``seat1``.., ``starter``, ``crib``, ``deck``, ``elsewhere``)."""
+    def card_laid(self, zone: str, code: str, at: float | None = None) -> list[Decision]:
+        """A card newly stable in ``zone`` (``seat1``.., ``starter``, ``crib``, ``deck``, ``elsewhere``); ``at``
+        is when it first appeared on the table (the tracker is sure of cards in different places at different
+        times, so the order of the reports is not always the order of the table)."""
+        self._at = at if at is not None else self._at + 1e-6
         if code in (BACK, UNKNOWN):
             return []
         self.paused = False
@@ -191,7 +196,7 @@ class Referee:
         if s.phase == "discard":
             return self._try([Starter(card)], f"the starter is {card}")
         if s.phase == "show":  # the next hand's starter, seen before this hand's crib was counted
-            self.early_starter = card
+            self.early_starter, self.early_starter_at = card, self._at
         return []
 
     def _seat_row(self, seat: int, card: Card) -> list[Decision]:
@@ -201,6 +206,8 @@ class Referee:
         if s.phase == "show":
             if card in s.played[seat]:
                 return self._count_show()
+            if self._at > self.early_starter_at:  # laid after the next starter: a play of the next hand
+                return self._early_play(seat, card)
             if s.next_show is None and seat == s.dealer:  # the dealer spreads the crib in his own row
                 if card not in self.crib_cards:
                     self.crib_cards.append(card)
@@ -210,12 +217,15 @@ class Referee:
                 self.show_cards[seat].append(card)
             return self._count_show()
         if s.phase in ("deal", "discard"):  # kept until the starter is read: the tracker may report it later
-            if (seat, card) not in self.early_plays:
-                self.early_plays.append((seat, card))
-            if len(self.early_plays) >= 3:
-                return self._ask(Question("unsure", "Cards are being played but no starter was read: enter the "
-                                                    "starter (Menu, Enter a card)", ("dismiss",)))
-            return []
+            return self._early_play(seat, card)
+        return []
+
+    def _early_play(self, seat: int, card: Card) -> list[Decision]:
+        if all((seat, card) != (e[1], e[2]) for e in self.early_plays):
+            self.early_plays.append((self._at, seat, card))
+        if len(self.early_plays) >= 3 and self.early_starter is None:
+            return self._ask(Question("unsure", "Cards are being played but no starter was read: enter the "
+                                                "starter (Menu, Enter a card)", ("dismiss",)))
         return []
 
     def play(self, seat: int, card: Card | str) -> list[Decision]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.rules.events import Go, NewGame, Play
-from companion.rules.game import Game
+from companion.rules.game import Game, replay
 from companion.rules.variants import Options
 from companion.referee import Referee
 
@@ -198,11 +198,18 @@ def test_a_starter_seen_before_the_last_crib_was_counted_starts_the_next_hand():
     lay(ref, "starter 5D", "seat2 JD", "seat1 4H", "seat2 5H", "seat1 4S", "seat2 5C")
     ref.go()
     ref.go()
-    lay(ref, "seat1 6C", "seat2 5S", "seat1 6D", "seat1 AC", "seat1 2C", "seat1 3H")
-    lay(ref, "starter 9H")  # the next hand's starter is read before the last crib card
+    lay(ref, "seat1 6C", "seat2 5S", "seat1 6D")
+    for t, card in ((10.0, "AC"), (11.0, "2C"), (12.0, "3H")):
+        ref.card_laid("seat1", card, t)  # Ann spreads the crib in her row
+    ref.card_laid("starter", "9H", 15.0)  # the next starter is read before the crib's last card...
+    ref.card_laid("seat1", "TH", 16.0)  # ... and so is Ann's lead of the next hand (Bob deals it)
     assert ref.state.phase == "show"
-    lay(ref, "seat1 KS")
-    assert ref.state.hand == 2 and str(ref.state.starter) == "9H" and ref.state.phase == "play"
+    ref.card_laid("seat1", "KS", 13.0)  # the last crib card, laid before the starter, reported after it
+    state = ref.state
+    assert state.hand == 2 and str(state.starter) == "9H" and state.phase == "play"
+    assert [str(c) for _, c in state.series] == ["TH"]
+    crib = replay(ref.game.log[: ref.game.log.index(next(e for e in ref.game.log if type(e).__name__ == "Crib")) + 1])
+    assert sorted(map(str, crib.shows[-1].cards)) == ["2C", "3H", "AC", "KS"]
 
 
 def test_a_card_played_before_the_starter_is_read_is_played_when_it_is():
