@@ -301,7 +301,7 @@ class TableSim:
         layer = self._layers.get(key)
         if layer is None:
             layer = self._base(cam).copy()
-            for c in sorted(cards.values(), key=lambda c: self._lay_index(c)):
+            for c in sorted(cards.values(), key=lambda c: self._lay_index(c, t)):
                 paste_card(layer, card_image(c.card if c.face_up else "back", self.deck), c.pos, c.angle, cam)
             if len(self._layers) > 8:
                 self._layers.clear()
@@ -319,12 +319,14 @@ class TableSim:
             frame = self._add_noise(frame, int(round(t * self.fps)))
         return frame
 
-    def _lay_index(self, c: CardState) -> int:
-        order = self._order_all()
-        return order.index(c.card) if c.card in order else -1
-
-    def _order_all(self) -> list[str]:
-        return [a.args["card"] for a in self.actions if a.kind == "lay"]
+    def _lay_index(self, c: CardState, t: float = math.inf) -> int:
+        """The place of the card's latest lay up to ``t`` among all lays: cards laid later lie on top (a card
+        code can be laid again in a later hand, dealt from a new deck)."""
+        last = -1
+        for i, a in enumerate(a for a in self.actions if a.kind == "lay"):
+            if a.args["card"] == c.card and a.at <= t:
+                last = i
+        return last
 
     def _base(self, cam: TableCamera) -> np.ndarray:
         base = self._bases.get(id(cam))
