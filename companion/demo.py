@@ -123,11 +123,8 @@ def demo_table(demo: DemoGame, *, size=(1280, 720), fps: float = 10.0, step: flo
                 sim.clear(zone, at=t)
                 t += 0.3
             t += 0.5
-            facing = int(sim.mat.zones[dealer_row].facing) % 360
-            along = {0: (1, 0), 180: (-1, 0), 90: (0, 1), 270: (0, -1)}[facing]
-            for i, card in enumerate(event.cards):  # spread a little wider than the play, the index well clear
-                spread = 8.0 * i
-                sim.lay(str(card), dealer_row, at=t, offset=(along[0] * spread, along[1] * spread))
+            for card in event.cards:
+                sim.lay(str(card), dealer_row, at=t)
                 t += step * 0.8
             t += 0.8
             for zone in (dealer_row, "starter"):
