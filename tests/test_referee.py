@@ -21,6 +21,14 @@ def lay(ref: Referee, *moves: str):
     return out
 
 
+def play_the_29_hand(ref: Referee) -> None:
+    """Ann deals, the starter is 5D; Bob (29 in hand) and Ann play out every card; the show is next."""
+    lay(ref, "starter 5D", "seat2 JD", "seat1 4H", "seat2 5H", "seat1 4S", "seat2 5C")
+    ref.go()  # Ann cannot play at 28
+    ref.go()  # nor Bob: one for the go to Bob
+    lay(ref, "seat1 6C", "seat2 5S", "seat1 6D")  # last card to Ann
+
+
 def fronts(ref):
     return [s.front for s in ref.state.sides]
 
@@ -125,10 +133,7 @@ def test_the_five_card_show_reads_the_cards_it_never_saw():
 def test_counting_out_in_the_show_stops_the_game_at_once():
     ref = referee()
     ref.correction(1, 100, "carried over")
-    lay(ref, "starter 5D", "seat2 JD", "seat1 4H", "seat2 5H", "seat1 4S", "seat2 5C")
-    ref.go()
-    ref.go()
-    lay(ref, "seat1 6C", "seat2 5S", "seat1 6D")
+    play_the_29_hand(ref)
     assert ref.state.phase == "over" and ref.state.winner == 1
     assert len(ref.state.shows) == 1  # Ann's hand is never counted
 
@@ -146,10 +151,7 @@ def test_three_players_go_sequence_from_the_table():
 
 def test_muggins_asks_for_the_claim_and_offers_missed_points():
     ref = referee(muggins=True)
-    lay(ref, "starter 5D", "seat2 JD", "seat1 4H", "seat2 5H", "seat1 4S", "seat2 5C")
-    ref.go()
-    ref.go()
-    lay(ref, "seat1 6C", "seat2 5S", "seat1 6D")
+    play_the_29_hand(ref)
     (q,) = ref.questions
     assert q.kind == "claim" and "Bob" in q.text
     before = fronts(ref)
@@ -171,10 +173,7 @@ def test_cards_seen_again_after_a_restart_change_nothing():
 
 def test_a_resumed_game_counts_its_show_from_where_it_stopped():
     ref = referee()
-    lay(ref, "starter 5D", "seat2 JD", "seat1 4H", "seat2 5H", "seat1 4S", "seat2 5C")
-    ref.go()
-    ref.go()
-    lay(ref, "seat1 6C", "seat2 5S", "seat1 6D")
+    play_the_29_hand(ref)
     assert ref.state.next_show is None
     resumed = Referee(Game(list(ref.game.log)))  # a restart: the game replayed from its log
     lay(resumed, "seat1 6C", "seat2 5S", "crib AC", "crib 2C", "crib 3H", "crib KS")
@@ -183,10 +182,7 @@ def test_a_resumed_game_counts_its_show_from_where_it_stopped():
 
 def test_the_dealer_may_spread_the_crib_in_his_own_row():
     ref = referee()
-    lay(ref, "starter 5D", "seat2 JD", "seat1 4H", "seat2 5H", "seat1 4S", "seat2 5C")
-    ref.go()
-    ref.go()
-    lay(ref, "seat1 6C", "seat2 5S", "seat1 6D")
+    play_the_29_hand(ref)
     assert ref.state.next_show is None
     lay(ref, "seat1 AC", "seat1 2C", "seat1 3H", "seat1 KS")  # Ann deals: the crib is hers
     assert ref.state.phase == "deal" and ref.state.shows[-1].seat is None
@@ -195,10 +191,7 @@ def test_the_dealer_may_spread_the_crib_in_his_own_row():
 
 def test_a_starter_seen_before_the_last_crib_was_counted_starts_the_next_hand():
     ref = referee()
-    lay(ref, "starter 5D", "seat2 JD", "seat1 4H", "seat2 5H", "seat1 4S", "seat2 5C")
-    ref.go()
-    ref.go()
-    lay(ref, "seat1 6C", "seat2 5S", "seat1 6D")
+    play_the_29_hand(ref)
     for t, card in ((10.0, "AC"), (11.0, "2C"), (12.0, "3H")):
         ref.card_laid("seat1", card, t)  # Ann spreads the crib in her row
     ref.card_laid("starter", "9H", 15.0)  # the next starter is read before the crib's last card...
