@@ -117,17 +117,23 @@ def demo_table(demo: DemoGame, *, size=(1280, 720), fps: float = 10.0, step: flo
         if isinstance(event, (Play, Go)) and after.phase == "play" and before.series and not after.series:
             t = turn_down_rows(t + 0.3) + 0.3  # the series is over (a go or 31): rows turned down
         if isinstance(event, Crib):
-            # the hands are gathered, then the dealer turns the crib up and spreads it in his own row
+            # the hands are gathered, then the dealer turns the crib up and spreads it in his row and the crib spot
             dealer_row = seat_zone(before.dealer)
             for zone in [seat_zone(s) for s in range(players)] + ["crib"]:
                 sim.clear(zone, at=t)
                 t += 0.3
             t += 0.5
-            for card in event.cards:
-                sim.lay(str(card), dealer_row, at=t)
+            facing = int(sim.mat.zones[dealer_row].facing) % 360
+            along = {0: (1, 0), 180: (-1, 0), 90: (0, 1), 270: (0, -1)}[facing]
+            for i, card in enumerate(event.cards):
+                if i < 3:  # three side by side in the row, not overlapping (the play's rows overlap by 19 mm)
+                    gap = 21.0 * i
+                    sim.lay(str(card), dealer_row, at=t, offset=(along[0] * gap, along[1] * gap))
+                else:  # and the last one in the crib spot
+                    sim.lay(str(card), "crib", at=t, by=dealer_row)
                 t += step * 0.8
             t += 0.8
-            for zone in (dealer_row, "starter"):
+            for zone in (dealer_row, "crib", "starter"):
                 sim.clear(zone, at=t)
                 t += 0.3
             t += 0.8
