@@ -1,0 +1,29 @@
+"""The bundled demo game through the whole pipeline, as `companion run --demo --headless` plays it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from companion.demo import DemoGame
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.mark.parametrize("reader", ["scripted", "camera"])
+def test_the_demo_game_seen_equals_the_game_scripted(tmp_path, reader):
+    """With the real card reader ("camera") this is the check that the reader, the tracker and the referee
+    together see a whole game of cribbage exactly; the scripted reader checks the pipeline alone."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    proc = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--demo", "--headless", "--new-game",
+                           "--reader", reader, "--db", str(tmp_path / "demo.db")],
+                          capture_output=True, text=True, env=env, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    seen = json.loads(proc.stdout)
+    assert seen == DemoGame.build().result
+    assert seen["winner"] == "Bob" and seen["scores"] == {"Ann": 44, "Bob": 66}
+    assert len(seen["events"]) == 41
