@@ -6,7 +6,6 @@ import sqlite3
 import time
 
 import numpy as np
-import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.rules.events import Go, NewGame, Play
+from companion.rules.events import NewGame
 from companion.rules.game import Game, replay
 from companion.rules.variants import Options
 from companion.referee import Referee

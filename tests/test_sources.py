@@ -193,7 +193,7 @@ class TestReplayFolder(SourceContract):
     def test_video_time_and_end(self, folder):
         with ReplaySource(folder, fps=4, realtime=False) as source:
             times = []
-            while (frame := source.read()) is not None:
+            while source.read() is not None:
                 times.append(source.time)
             assert times == [0.0, 0.25, 0.5, 0.75, 1.0]
             assert source.status == "end of replay" and source.finished

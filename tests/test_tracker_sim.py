@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from companion.sim.hands import play_hand
-from companion.sim.reader import ScriptedRecognizer, track_video
+from companion.sim.reader import track_video
 from companion.sim.table import TableSim
 from companion.vision.calibration import AutoCalibrator
 from companion.vision.tracker import Tracker

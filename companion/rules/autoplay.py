@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from ..cards import Card
 from .events import Crib, Deal, Discard, Go, NewGame, Play, Show, Starter
-from .game import Game, replay
+from .game import Game, replay  # noqa: F401 - the module example uses it
 from .play import LIMIT
 from .variants import Options
 

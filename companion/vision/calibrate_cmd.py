@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ConfigError
-from .calibration import Calibration, calibrate_from_corners, calibrate_from_markers, default_calibration_path
+from .calibration import calibrate_from_corners, calibrate_from_markers, default_calibration_path
 from .sources import open_source
 from .zones import ZoneMap
 
