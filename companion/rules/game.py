@@ -455,14 +455,14 @@ def _substitute(event, old: Card, new: Card):
     return replace(event, **changes) if changes else event
 
 
-def effective_events(log: Sequence) -> list:
-    """The events in effect: undo removes the last one, redo puts it back, and a card replacement rewrites the
-    events of the current hand that named the misread card."""
+def _undo_stack(log: Sequence) -> tuple[list, list]:
+    """(events in effect, events undone and not redone yet): undo moves the last event in effect to the undone
+    stack (never the new game itself), redo moves it back, any other event clears the undone stack."""
     kept: list = []
     undone: list = []
     for e in log:
         if isinstance(e, Undo):
-            if len(kept) > 1:  # the new game itself is never undone
+            if len(kept) > 1:
                 undone.append(kept.pop())
         elif isinstance(e, Redo):
             if undone:
@@ -470,6 +470,13 @@ def effective_events(log: Sequence) -> list:
         else:
             kept.append(e)
             undone.clear()
+    return kept, undone
+
+
+def effective_events(log: Sequence) -> list:
+    """The events in effect: undo removes the last one, redo puts it back, and a card replacement rewrites the
+    events of the current hand that named the misread card."""
+    kept, _ = _undo_stack(log)
     out: list = []
     for e in kept:
         if isinstance(e, ReplaceCard):
@@ -490,17 +497,8 @@ def replay(log: Iterable) -> GameState:
 
 
 def _undo_redo_possible(log: list, kind: type) -> bool:
-    kept, undone = 0, 0
-    for e in log:
-        if isinstance(e, Undo):
-            if kept > 1:
-                kept, undone = kept - 1, undone + 1
-        elif isinstance(e, Redo):
-            if undone:
-                kept, undone = kept + 1, undone - 1
-        else:
-            kept, undone = kept + 1, 0
-    return kept > 1 if kind is Undo else undone > 0
+    kept, undone = _undo_stack(log)
+    return len(kept) > 1 if kind is Undo else bool(undone)
 
 
 class Game:
