@@ -65,6 +65,7 @@ class Companion:
     frame_index: int = 0
     pace: float | None = None  # a replay read at this many video seconds per wall second (None: as fast as read)
     _started: float | None = None
+    _scores_seen: int = 0
     _hand_seen: int = -1
     _phase_seen: str = ""
 
@@ -96,6 +97,7 @@ class Companion:
         if app.speaker.status:
             app.messages["speech"] = Message("Speech unavailable: espeak-ng is not installed", "info")
         app._hand_seen, app._phase_seen = game.state.hand, game.state.phase
+        app._scores_seen = len(game.state.scores)
         app._show_board()
         return app
 
@@ -277,10 +279,9 @@ class Companion:
         for d in decisions:
             log.info("%s", d.reason)
             self.decisions.append(d)
-        if decisions and self.speaker is not None:
-            spoken = [e.spoken for e in state.scores[-3:]]
-            if spoken:
-                self.speaker.say(spoken[-1])
+        if self.speaker is not None and len(state.scores) > self._scores_seen:
+            self.speaker.say(state.scores[-1].spoken)  # the newest score only; an undo says nothing
+        self._scores_seen = len(state.scores)
         if state.hand != self._hand_seen or (state.phase == "show" and self._phase_seen != "show"):
             if self.tracker is not None:
                 self.tracker.forget_played()  # the show lays the same cards out again
@@ -295,6 +296,7 @@ class Companion:
         if self.game.state.winner is None:
             self.store.abandon(self.game.game_id)
         self.game = self.store.start(_new_game_event(self.config, None, self.source is not None))
+        self._scores_seen = 0
         self.referee = Referee(self.game)
         self.controller = Controller(self.referee, manual=self.source is None)
         self._show_board()

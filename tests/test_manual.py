@@ -80,3 +80,18 @@ def test_touching_a_rank_and_a_suit_enters_a_card(tmp_path):
     press(app, Action.OK)
     assert str(app.game.state.starter) == "JD"
     app.close()
+
+
+def test_each_new_score_is_spoken_once_and_an_undo_says_nothing(tmp_path):
+    config = load_config(text='[camera]\nsource = "none"\n')
+    app = Companion.create(config, headless=True, db_path=tmp_path / "g.db")
+    said = []
+    app.speaker.say = said.append
+    enter(app, "2D")  # the starter: no score, nothing said
+    enter(app, "TH")
+    enter(app, "5S")  # fifteen two
+    enter(app, "5C")  # a pair
+    assert said == ["Fifteen two", "Twenty for two"]
+    press(app, Action.MENU, Action.UNDO)  # leave the entry screen, take the pair back
+    assert said == ["Fifteen two", "Twenty for two"] and app.game.state.count == 15  # no stale "Fifteen two"
+    app.close()
