@@ -208,6 +208,17 @@ def test_partly_hidden_cards_read_by_their_corner(layout, seed):
     assert len(got) >= 3, f"read only {got} of {cards}"
 
 
+@pytest.mark.parametrize("seed", [1, 6, 8])
+def test_tightly_fanned_hand_is_read_card_by_card(seed):
+    """Each rank sits just beside the next card's rank; the two must not be read as one two-glyph rank."""
+    rng = np.random.default_rng(seed)
+    cards = list(rng.choice(synth.ALL_CARDS, 7, replace=False))
+    frame, _ = synth.render_scene(cards, rng=rng, layout="fan", card_height=320, fan_step=7)
+    got = named(recognize(frame))
+    assert set(got) <= set(cards), f"misread: {got} not all in {cards}"
+    assert len(got) >= 5, f"read only {got} of {cards}"
+
+
 @pytest.mark.parametrize("module", ["companion.vision", "companion.vision.synth", "companion.vision.reader",
                                     "companion.vision.detection"])
 def test_docstring_examples(module):

@@ -100,7 +100,7 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
         turn = np.array([[np.cos(0.07), -np.sin(0.07)], [np.sin(0.07), np.cos(0.07)]])
         crop2, _ = upright_corner(frame, a, a + turn @ (b - a), rank_h=1.12 * dist)
         again = read_corner(crop2, model, anchor=ANCHOR)
-        if again is not None and again.code != got.code:  # a second look that reads something else
+        if again is not None and again.code not in (None, got.code):  # a second look that reads another card
             continue
         g = got.glyphs
         x0 = min(g.rank_box[0], g.suit_box[0]) - 2

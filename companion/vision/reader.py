@@ -177,7 +177,7 @@ def _partly_hidden(img, stock, quads, found, model) -> list[Detection]:
     reads = list(best.values())
     for k, (code, conf, pts, centre) in enumerate(reads):
         size = float(np.linalg.norm(pts[2] - pts[0]))
-        clash = any(np.linalg.norm(centre - c2) < 0.5 * size for j, (_, _, _, c2) in enumerate(reads) if j != k)
+        clash = any(np.linalg.norm(centre - c2) < 0.25 * size for j, (_, _, _, c2) in enumerate(reads) if j != k)
         if clash:
             continue
         out.append(Detection(code, conf, tuple((float(x), float(y)) for x, y in pts), False))

@@ -238,7 +238,8 @@ def camera_effects(frame: np.ndarray, rng, *, blur: float = 1.0, noise: float = 
 
 def render_scene(cards, *, rng=None, size: tuple[int, int] = (1280, 720), deck="photos", table: str | None = None,
                  card_height: float | None = None, layout: str = "spread", tilt: float = 0.0,
-                 effects: bool = True, faces: dict | None = None) -> tuple[np.ndarray, list[Placed]]:
+                 effects: bool = True, faces: dict | None = None,
+                 fan_step: float | None = None) -> tuple[np.ndarray, list[Placed]]:
     """Lay ``cards`` (codes, or ``"back"``) on a table and return the frame (BGR) and where each card went.
 
     ``layout`` is ``"spread"`` (apart, any rotation), ``"row"`` (overlapping left to right, as laid in the play;
@@ -276,7 +277,7 @@ def render_scene(cards, *, rng=None, size: tuple[int, int] = (1280, 720), deck="
         base = rng.uniform(0, 360)
         px, py = w / 2, h / 2 + ch * 0.6
         for i in range(n):
-            ang = base + (i - (n - 1) / 2) * rng.uniform(8, 12)
+            ang = base + (i - (n - 1) / 2) * (fan_step or rng.uniform(8, 12))
             a = np.deg2rad(ang)
             cx, cy = px + np.sin(a) * ch * 0.55, py - np.cos(a) * ch * 0.55
             placed_corners.append(_card_corners(cx, cy, ch, ang))
