@@ -192,10 +192,15 @@ def test_bundled_faces_match_the_shared_ones():
 
 
 @pytest.mark.slow
-def test_table_photos_never_report_a_card_not_on_the_table():
+def test_table_photos_cards_found_and_none_made_up():
+    """Fanned, overlapping hands on cork: at least 95% of the cards whose index shows are found, none made up."""
+    found = total = 0
     for path, codes in _labels(PHOTOS / "table-overlap"):
         got = set(named(recognize(cv2.imread(str(path)))))
         assert got <= set(codes), f"{path.name}: {sorted(got - set(codes))} not on the table"
+        found += len(got)
+        total += len(codes)
+    assert found >= 0.95 * total, f"found {found} of {total}"
 
 
 @pytest.mark.parametrize("layout,seed", [("row", 7), ("row", 12), ("fan", 3)])

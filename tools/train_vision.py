@@ -65,6 +65,82 @@ def one_scene(face: np.ndarray, rng: np.random.Generator):
     return frame, corners
 
 
+#: Faces by deck, set before the worker processes start (they inherit it): neighbours for crowded scenes.
+FACES_BY_DECK: dict[str, list[tuple[str, np.ndarray]]] = {}
+
+
+def crowded_scene(deck: str, code: str, face: np.ndarray, rng: np.random.Generator):
+    """A frame with ``face`` between two other cards of its deck, overlapping as in a fan or a row of the play,
+    and the cards laid (code, true corners), bottom first."""
+    w = int(rng.integers(500, 900))
+    h = int(w * rng.uniform(0.6, 0.8))
+    frame = synth.background((w, h), str(rng.choice(["wood", "cloth", "cork", "laminate", "grey", "dark"])), rng)
+    ch = rng.uniform(0.3, 0.6) * h
+    aspect = face.shape[0] / face.shape[1] * rng.uniform(0.9, 1.1)  # seen a little from the side
+    cw = ch / aspect
+    theta = rng.uniform(0, 360)
+    t = np.deg2rad(theta)
+    across = np.array([np.cos(t), np.sin(t)])  # the card's own "right"
+    down = np.array([-np.sin(t), np.cos(t)])
+    centre = np.array([w / 2, h / 2]) + rng.uniform(-0.05, 0.05, 2) * (w, h)
+    others = [f for f in FACES_BY_DECK.get(deck, []) if f[0] != code]
+    cards = []
+    for k, shift in ((-1, rng.uniform(0.12, 0.45)), (0, 0.0), (1, rng.uniform(0.2, 0.5))):
+        if k and (not others or rng.random() < 0.15):
+            continue
+        c_code, c_face = (code, face) if k == 0 else others[int(rng.integers(len(others)))]
+        turn = k * rng.uniform(0, 9) if rng.random() < 0.6 else 0.0  # fanned, or laid straight in a row
+        cx, cy = centre + across * shift * cw * k + down * rng.uniform(-0.04, 0.04) * ch
+        corners = synth._card_corners(cx, cy, ch, theta + turn, aspect)
+        if k == 0:
+            corners = corners + rng.normal(0, 0.015 * ch, corners.shape).astype(np.float32)
+        synth.paste(frame, c_face, corners)
+        cards.append((c_code, corners))
+    frame = synth.camera_effects(frame, rng, blur=rng.uniform(0.2, 2.0), noise=rng.uniform(0, 8),
+                                 light=rng.uniform(0.6, 1.15), warm=rng.uniform(0, 1), glare=rng.random() < 0.1,
+                                 jpeg=int(rng.integers(50, 95)))
+    return frame, cards
+
+
+def corner_samples(frame: np.ndarray, cards, rng: np.random.Generator, n: int, out) -> None:
+    """Up to ``n`` glyph pairs read by the corner search in ``frame``, labelled by the card on top where the rank
+    glyph lies: its code when the pair is that card's index, junk when it is far from both index corners."""
+    rx, ry, sx, sy = out
+    b, g_, r = cv2.split(frame)
+    mn = cv2.min(cv2.min(b, g_), r)
+    stock = np.zeros(mn.shape, np.uint8)
+    for _, truth in cards:
+        cv2.fillPoly(stock, [np.round(truth).astype(np.int32)], 255)
+    comps = corners.ink_components(mn, stock, min_h=max(6, frame.shape[0] // 120),
+                                   max_h=max(20, frame.shape[0] // 12))
+    pairs = corners.candidate_pairs(comps)
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    for k in rng.permutation(len(pairs))[:n]:
+        i, j = pairs[k]
+        a, bb = comps[i, :2], comps[j, :2]
+        on_top = [max((n for n, (_, c) in enumerate(cards)
+                       if cv2.pointPolygonTest(c.astype(np.float32), (float(p[0]), float(p[1])), False) >= 0),
+                      default=-1) for p in (a, bb)]
+        if on_top[0] < 0 or on_top[1] != on_top[0]:
+            continue  # off the cards, or the suit glyph under this rank belongs to another card
+        code, truth = cards[on_top[0]]
+        crop, _ = corners.upright_corner(frame, a, bb, 0.95 * float(np.linalg.norm(bb - a)))
+        gl = extract_index(crop, corners.ANCHOR)
+        if gl is None:
+            continue
+        to_face = cv2.getPerspectiveTransform(truth.astype(np.float32), unit)
+        (ua, va), (ub, vb) = cv2.perspectiveTransform(np.float32([[a, bb]]), to_face)[0]
+        top_left = ua < 0.2 and va < 0.3 and vb > va and abs(ub - ua) < 0.6 * (vb - va)
+        bottom_right = ua > 0.8 and va > 0.7 and vb < va and abs(ub - ua) < 0.6 * (va - vb)
+        fr, fs = features(gl)
+        if top_left or bottom_right:
+            rx.append(fr), ry.append(code[0]), sx.append(fs), sy.append(code[1])
+        elif not (ua < 0.25 and va < 0.35) and not (ua > 0.75 and va > 0.65):
+            rx.append(fr), ry.append(JUNK)
+            if code[0] in "JQK":
+                sx.append(fs), sy.append(JUNK)
+
+
 def samples_for(args):
     """Features of the glyphs read from ``per_face`` scenes of one face: (rank X, rank y, suit X, suit y)."""
     idx, deck, code, face, per_face, seed = args
@@ -100,33 +176,12 @@ def samples_for(args):
                 if court:
                     sx.append(fs), sy.append(JUNK)
         # the corner search used for partly hidden cards: every glyph pair on the card, cut upright
-        fh, fw = face.shape[:2]
-        to_face = cv2.getPerspectiveTransform(truth.astype(np.float32),
-                                              np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]))
-        b, g_, r = cv2.split(frame)
-        mn = cv2.min(cv2.min(b, g_), r)
-        stock = np.zeros(mn.shape, np.uint8)
-        cv2.fillPoly(stock, [np.round(truth).astype(np.int32)], 255)
-        comps = corners.ink_components(mn, stock, min_h=max(6, frame.shape[0] // 120),
-                                       max_h=max(20, frame.shape[0] // 12))
-        pairs = corners.candidate_pairs(comps)
-        for k in rng.permutation(len(pairs))[:6]:
-            i, j = pairs[k]
-            a, bb = comps[i, :2], comps[j, :2]
-            crop, _ = corners.upright_corner(frame, a, bb, 0.95 * float(np.linalg.norm(bb - a)))
-            gl = extract_index(crop, corners.ANCHOR)
-            if gl is None:
-                continue
-            (ua, va), (ub, vb) = cv2.perspectiveTransform(np.float32([[a, bb]]), to_face)[0]
-            top_left = ua < 0.2 and va < 0.3 and vb > va and abs(ub - ua) < 0.6 * (vb - va)
-            bottom_right = ua > 0.8 and va > 0.7 and vb < va and abs(ub - ua) < 0.6 * (va - vb)
-            fr, fs = features(gl)
-            if top_left or bottom_right:
-                rx.append(fr), ry.append(code[0]), sx.append(fs), sy.append(code[1])
-            elif not (ua < 0.25 and va < 0.35) and not (ua > 0.75 and va > 0.65):
-                rx.append(fr), ry.append(JUNK)
-                if court:
-                    sx.append(fs), sy.append(JUNK)
+        corner_samples(frame, [(code, truth)], rng, 6, (rx, ry, sx, sy))
+    # the corner search in a fan or a row: a card of the same deck under this one at its left, another over it
+    # at its right, so that the crops hold the neighbours' ranks, pips and cut edges beside the index
+    for _ in range(per_face // 2):
+        frame, cards = crowded_scene(deck, code, face, rng)
+        corner_samples(frame, cards, rng, 12, (rx, ry, sx, sy))
     return rx, ry, sx, sy
 
 
@@ -195,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     faces = [f for f in load_faces(a.decks) if f[0] not in left_out]
     decks = sorted({d for d, _, _ in faces})
     print(f"{len(faces)} faces from {len(decks)} decks: {', '.join(decks)}", flush=True)
+    for d, c, f in faces:
+        FACES_BY_DECK.setdefault(d, []).append((c, f))
     jobs = [(i, d, c, f, a.per_face, a.seed) for i, (d, c, f) in enumerate(faces)]
     rx, ry, sx, sy = [], [], [], []
     with Pool(a.jobs) as pool:

@@ -90,20 +90,18 @@ def extract_index(corner: np.ndarray, anchor: tuple[int, int] | None = None) -> 
     mask[:m, :] = 0
     mask[:, :m] = 0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    comps = []
-    min_h = H * 0.06
-    for i in range(1, n):
-        x, y, w, h, a = stats[i]
-        if a < 10 or h < min_h or h > H * 0.45 or w > W * 0.75:
-            continue
-        if x + w >= W - 1 or y + h >= H - 1:  # runs off the corner: art or a frame, not an index
-            continue
-        if a / float(w * h) < 0.12:
-            continue
-        comps.append((int(x), int(y), int(w), int(h), i))
-    if len(comps) < 2:
+    x, y, w, h, a = stats[1:].T
+    ok = (a >= 10) & (h >= H * 0.06) & (h <= H * 0.45) & (w <= W * 0.75) & (a >= 0.12 * w * h)
+    ok &= (x + w < W - 1) & (y + h < H - 1)  # not running off the corner: art or a frame, not an index
+    if anchor is not None:  # the rank must cover the anchor: nothing else to do without one there
+        ax, ay = anchor
+        if not (ok & (x <= ax) & (ax < x + w) & (y <= ay) & (ay < y + h)).any():
+            return None
+    keep = np.nonzero(ok)[0]
+    if keep.size < 2:
         return None
-    comps.sort(key=lambda c: c[1])
+    keep = keep[np.argsort(y[keep], kind="stable")]
+    comps = [(int(x[k]), int(y[k]), int(w[k]), int(h[k]), int(k) + 1) for k in keep]
     tops = comps[:3]
     if anchor is not None:
         ax, ay = anchor
