@@ -9,6 +9,8 @@ import importlib
 import os
 import sys
 
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: one core means one BLAS thread too
+
 PARTS = ("tools.bench_rules", "tools.bench_vision", "tools.bench_tracker", "tools.bench_board",
          "tools.bench_display", "tools.bench_e2e")
 

@@ -25,9 +25,19 @@ MAX_PAIRS = 400
 
 def ink_components(mn: np.ndarray, stock: np.ndarray, *, min_h: int, max_h: int):
     """Small dark shapes lying on card stock: arrays (cx, cy, w, h) for each."""
-    ink = cv2.adaptiveThreshold(mn, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 25)
-    ink &= cv2.dilate(stock, np.ones((9, 9), np.uint8))
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    # only inside the box round the card stock: the rest of the frame is table
+    bx, by, bw, bh = cv2.boundingRect(stock)
+    if bw == 0 or bh == 0:
+        return np.zeros((0, 4), np.float32)
+    bx, by = max(bx - 20, 0), max(by - 20, 0)
+    bw, bh = min(bw + 40, mn.shape[1] - bx), min(bh + 40, mn.shape[0] - by)
+    sub = np.s_[by:by + bh, bx:bx + bw]
+    ink = cv2.adaptiveThreshold(mn[sub], 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 25)
+    ink &= cv2.dilate(stock[sub], np.ones((9, 9), np.uint8))
+    _, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    stats[:, 0] += bx
+    stats[:, 1] += by
+    cents += (bx, by)
     x, y, w, h, a = stats[1:].T
     side = np.maximum(w, h)
     keep = (side >= min_h) & (side <= max_h) & (a >= 15) & (a >= 0.12 * w * h)
@@ -60,19 +70,40 @@ def candidate_pairs(comps: np.ndarray) -> list[tuple[int, int]]:
     return [(int(ii[k]), int(jj[k])) for k in order[:MAX_PAIRS]]
 
 
-def upright_corner(frame: np.ndarray, a: np.ndarray, b: np.ndarray, rank_h: float):
-    """The corner cut upright with rank centre ``a`` at :data:`ANCHOR` and suit centre ``b`` straight below it;
-    also the affine map from crop to frame (2x3)."""
+def upright_matrix(a: np.ndarray, b: np.ndarray, rank_h: float) -> np.ndarray:
+    """The affine map (2x3) from the frame to an upright corner cut with rank centre ``a`` at :data:`ANCHOR` and
+    suit centre ``b`` straight below it, the rank scaled from ``rank_h`` frame pixels to :data:`GLYPH_H`."""
     d = (b - a) / max(np.linalg.norm(b - a), 1e-6)
     r = np.array([d[1], -d[0]])
     s = rank_h / GLYPH_H  # frame pixels per crop pixel
     u0, v0 = ANCHOR
     src = np.float32([a, a + r * s * 10, a + d * s * 10])
     dst = np.float32([[u0, v0], [u0 + 10, v0], [u0, v0 + 10]])
-    m = cv2.getAffineTransform(src, dst)
-    crop = cv2.warpAffine(frame, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    back = cv2.invertAffineTransform(m)
-    return crop, back
+    return cv2.getAffineTransform(src, dst)
+
+
+def cut(image: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """The corner cut out of ``image`` (BGR or grey) by the map ``m`` from :func:`upright_matrix`."""
+    return cv2.warpAffine(image, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def upright_corner(frame: np.ndarray, a: np.ndarray, b: np.ndarray, rank_h: float):
+    """The corner cut upright with rank centre ``a`` at :data:`ANCHOR` and suit centre ``b`` straight below it;
+    also the affine map from crop to frame (2x3)."""
+    m = upright_matrix(a, b, rank_h)
+    return cut(frame, m), cv2.invertAffineTransform(m)
+
+
+def read_pairs(frame: np.ndarray, mn: np.ndarray, pairs, model: GlyphModel, read_corners):
+    """Read the corner cuts for glyph pairs ``(a, b, rank_h)`` (rank centre, suit centre, rank height) from ``mn``
+    (the frame's darkest channel), all at once; the colour frame is cut only where glyphs are named. Returns
+    (reads, crop-to-frame maps)."""
+    mats = [upright_matrix(a, b, rank_h) for a, b, rank_h in pairs]
+    if not mats:
+        return [], []
+    crops = np.stack([cut(mn, m) for m in mats])
+    reads = read_corners(crops, model, anchor=ANCHOR, colours=[lambda m=m: cut(frame, m) for m in mats])
+    return reads, mats
 
 
 #: A read this sure but not sure enough (a small or blurred index, a neighbour's edge in the cut) gets more looks,
@@ -86,13 +117,11 @@ def _turn(v: np.ndarray, angle: float) -> np.ndarray:
     return np.array([[c, -s], [s, c]]) @ v
 
 
-def _more_looks(frame, a, b, dist, first, model, read_corner) -> float:
-    """The confidence of ``first`` (a borderline read of the pair at ``a``, ``b``) after six more looks: the mean
-    of the three surest looks naming its card, or 0 when fewer than three do or any look names another card."""
+def _more_looks(first, looks) -> float:
+    """The confidence of ``first`` (a borderline read) after more ``looks`` at it: the mean of the three surest
+    reads naming its card, or 0 when fewer than three do or any look names another card."""
     confs = [first.confidence]
-    for scale, angle in LOOKS:
-        crop, _ = upright_corner(frame, a, a + _turn(b - a, angle), rank_h=scale * dist)
-        got = read_corner(crop, model, anchor=ANCHOR)
+    for got in looks:
         if got is None or got.code is None:
             continue
         if got.code != first.code:
@@ -105,7 +134,7 @@ def _more_looks(frame, a, b, dist, first, model, read_corner) -> float:
     return float(np.mean(sorted(confs)[-3:]))
 
 
-def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphModel, read_corner,
+def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphModel, read_corners,
            *, min_conf: float = 0.8, card_width: float | None = None):
     """Index corners read in ``frame`` where ``stock`` (uint8 mask) marks card stock not yet explained by whole
     cards. ``card_width`` (pixels), when known from whole cards, bounds the glyph size. Returns (code,
@@ -115,25 +144,36 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
     if card_width:
         lo, hi = max(lo, int(0.05 * card_width)), min(hi, int(0.25 * card_width) + 1)
     comps = ink_components(mn, stock, min_h=lo, max_h=hi)
-    reads = []
-    used: set[int] = set()  # glyphs already part of an index read
-    for i, j in candidate_pairs(comps):
-        if i in used or j in used:
-            continue
-        a, b = comps[i, :2], comps[j, :2]
-        dist = float(np.linalg.norm(b - a))
-        crop, back = upright_corner(frame, a, b, rank_h=0.95 * dist)
-        got = read_corner(crop, model, anchor=ANCHOR)
+    pairs = candidate_pairs(comps)
+    # every pair is read in one batch; then, nearest pairs first, a glyph already part of an index is not reused
+    dists = [float(np.linalg.norm(comps[j, :2] - comps[i, :2])) for i, j in pairs]
+    first, mats = read_pairs(frame, mn, [(comps[i, :2], comps[j, :2], 0.95 * d) for (i, j), d in zip(pairs, dists)],
+                             model, read_corners)
+    # a read must survive a second look, a little larger and turned a little; a borderline one gets six more
+    # looks (LOOKS); all of them are read in a second batch
+    extra, owner = [], []
+    for k, ((i, j), dist, got) in enumerate(zip(pairs, dists, first)):
         if got is None or got.code is None or got.confidence < BORDERLINE:
             continue
+        a, b = comps[i, :2], comps[j, :2]
+        looks = [(1.12, 0.07)] + (list(LOOKS) if got.confidence < min_conf else [])
+        extra += [(a, a + _turn(b - a, angle), scale * dist) for scale, angle in looks]
+        owner += [k] * len(looks)
+    second, _ = read_pairs(frame, mn, extra, model, read_corners)
+    looks_of: dict[int, list] = {}
+    for k, got in zip(owner, second):
+        looks_of.setdefault(k, []).append(got)
+    reads = []
+    used: set[int] = set()
+    for k, ((i, j), got, m) in enumerate(zip(pairs, first, mats)):
+        if k not in looks_of or i in used or j in used:
+            continue
+        again, *more = looks_of[k]
         if got.confidence < min_conf:
-            conf = _more_looks(frame, a, b, dist, got, model, read_corner)
+            conf = _more_looks(got, more)
             if conf < min_conf:
                 continue
             got.confidence = conf
-        # a second look, a little larger and turned a little, must say the same
-        crop2, _ = upright_corner(frame, a, a + _turn(b - a, 0.07), rank_h=1.12 * dist)
-        again = read_corner(crop2, model, anchor=ANCHOR)
         if again is not None and again.code not in (None, got.code):  # a second look that reads another card
             continue
         g = got.glyphs
@@ -142,7 +182,7 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
         x1 = max(g.rank_box[0] + g.rank_box[2], g.suit_box[0] + g.suit_box[2]) + 2
         y1 = g.suit_box[1] + g.suit_box[3] + 2
         box = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-        pts = cv2.transform(box[None], back)[0]
-        reads.append((got.code, got.confidence, pts, a))
+        pts = cv2.transform(box[None], cv2.invertAffineTransform(m))[0]
+        reads.append((got.code, got.confidence, pts, comps[i, :2]))
         used.update((i, j))
     return reads

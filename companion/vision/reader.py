@@ -16,7 +16,7 @@ from .classifier import JUNK, GlyphModel, default_model
 from .detection import BACK, UNKNOWN, Detection
 from . import corners as corner_search
 from .geometry import CARD_H, CARD_W, find_quads, warp_card
-from .glyphs import IndexGlyphs, extract_index, features
+from .glyphs import IndexGlyphs, extract_index, extract_indices, features
 
 #: The part of an upright flattened card searched for the index (fractions of width and height).
 CORNER_W, CORNER_H = 0.27, 0.5
@@ -55,21 +55,41 @@ def _as_bgr(frame) -> np.ndarray | None:
 
 
 def read_corner(corner: np.ndarray, model: GlyphModel, anchor=None) -> CornerRead | None:
-    """Name the index in ``corner`` (the top-left part of an upright card face); None if there is no index.
+    """Name the index in ``corner`` (the top-left part of an upright card face, BGR); None if there is no index.
     ``anchor``: a pixel the rank glyph must cover."""
     g = extract_index(corner, anchor)
     if g is None:
         return None
     fr, fs = features(g)
-    pr = model.rank.probs(fr)[0]
-    ps = model.suit.probs(fs)[0]
+    return _name(g, model.rank.probs(fr)[0], model.suit.probs(fs)[0], model, None)
+
+
+def read_corners(corners: np.ndarray, model: GlyphModel, anchor=None, colours=None) -> list[CornerRead | None]:
+    """:func:`read_corner` for many grey corners (N x H x W, the darkest channel) at once. ``colours[k]()``
+    gives corner k in BGR; it is called only for a corner whose glyphs are named (most shapes the corner search
+    tries are not an index, and a grey cut costs a fifth of a colour one)."""
+    glyphs = extract_indices(corners, anchor)
+    found = [k for k, g in enumerate(glyphs) if g is not None]
+    out: list[CornerRead | None] = [None] * len(glyphs)
+    if not found:
+        return out
+    feats = [features(glyphs[k]) for k in found]
+    pr = model.rank.probs(np.stack([f[0] for f in feats]))
+    ps = model.suit.probs(np.stack([f[1] for f in feats]))
+    for n, k in enumerate(found):
+        out[k] = _name(glyphs[k], pr[n], ps[n], model, colours[k] if colours else None)
+    return out
+
+
+def _name(g: IndexGlyphs, pr: np.ndarray, ps: np.ndarray, model: GlyphModel, colour) -> CornerRead:
     ri, si = int(pr.argmax()), int(ps.argmax())
     rank, suit = model.rank.classes[ri], model.suit.classes[si]
     if rank == JUNK or suit == JUNK:
         return CornerRead(None, 0.0, g)
     conf = float(pr[ri] * ps[si])
     red = suit in "DH"
-    if (red and g.redness < RED_MIN) or (not red and g.redness > BLACK_MAX):
+    redness = g.redness if g.redness is not None else g.measure_redness(colour())
+    if (red and redness < RED_MIN) or (not red and redness > BLACK_MAX):
         conf *= 0.3
     return CornerRead(rank + suit, conf, g)
 
@@ -150,24 +170,23 @@ def _partly_hidden(img, stock, quads, found, model) -> list[Detection]:
     for q in quads:
         c = q.mean(0)
         cv2.fillPoly(stock, [np.round(c + (q - c) * 1.06).astype(np.int32)], 0)
-    # only patches of card stock big enough to hold an index corner
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(stock, connectivity=4)
+    # only patches of card stock big enough to hold an index corner (outlines, not labelling: 10x faster here)
     card_area = float(np.median([cv2.contourArea(q) for q in quads])) if quads else 0.0
     min_area = max(0.15 * card_area, 0.002 * stock.size)
-    big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] >= min_area)[0] + 1
-    if big.size == 0:
+    outlines, tree = cv2.findContours(stock, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    small = [c for c, t in zip(outlines, tree[0] if tree is not None else []) if t[3] < 0 and cv2.contourArea(c) < min_area]
+    if len(small) == sum(1 for t in (tree[0] if tree is not None else []) if t[3] < 0):
         return []
-    if big.size < n - 1:
-        lut = np.zeros(n, np.uint8)
-        lut[big] = 255
-        stock = lut[labels]
+    if small:
+        cv2.drawContours(stock, small, -1, 0, cv2.FILLED)
+        cv2.drawContours(stock, small, -1, 0, 1)
     b, g, r = cv2.split(img)
     mn = cv2.min(cv2.min(b, g), r)
     have = {d.card for d in found}
     best: dict[str, tuple] = {}
     widths = [np.linalg.norm(q[1] - q[0]) for q in quads]
     card_w = float(np.median(widths)) if len(widths) >= 2 else None
-    for code, conf, pts, centre in corner_search.search(img, mn, stock, model, read_corner, card_width=card_w):
+    for code, conf, pts, centre in corner_search.search(img, mn, stock, model, read_corners, card_width=card_w):
         if code in have:
             continue
         if code not in best or conf > best[code][1]:
