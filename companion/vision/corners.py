@@ -94,16 +94,17 @@ def upright_corner(frame: np.ndarray, a: np.ndarray, b: np.ndarray, rank_h: floa
     return cut(frame, m), cv2.invertAffineTransform(m)
 
 
-def read_pairs(frame: np.ndarray, mn: np.ndarray, pairs, model: GlyphModel, read_corners):
+def read_pairs(frame: np.ndarray, mn: np.ndarray, pairs, model: GlyphModel, read_corners, *, colour=True):
     """Read the corner cuts for glyph pairs ``(a, b, rank_h)`` (rank centre, suit centre, rank height) from ``mn``
-    (the frame's darkest channel), all at once; the colour frame is cut only where glyphs are named. Returns
-    (reads, crop-to-frame maps)."""
+    (the frame's darkest channel), all at once; the colour frame is cut only where glyphs are named, and not at
+    all without ``colour`` (then the ink's colour is not checked against the suit). Returns (reads, crop-to-frame
+    maps)."""
     mats = [upright_matrix(a, b, rank_h) for a, b, rank_h in pairs]
     if not mats:
         return [], []
     crops = np.stack([cut(mn, m) for m in mats])
-    reads = read_corners(crops, model, anchor=ANCHOR, colours=[lambda m=m: cut(frame, m) for m in mats])
-    return reads, mats
+    colours = [lambda m=m: cut(frame, m) for m in mats] if colour else None
+    return read_corners(crops, model, anchor=ANCHOR, colours=colours), mats
 
 
 #: A read this sure but not sure enough (a small or blurred index, a neighbour's edge in the cut) gets more looks,
@@ -149,28 +150,29 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
     dists = [float(np.linalg.norm(comps[j, :2] - comps[i, :2])) for i, j in pairs]
     first, mats = read_pairs(frame, mn, [(comps[i, :2], comps[j, :2], 0.95 * d) for (i, j), d in zip(pairs, dists)],
                              model, read_corners)
-    # a read must survive a second look, a little larger and turned a little; a borderline one gets six more
-    # looks (LOOKS); all of them are read in a second batch
-    extra, owner = [], []
-    for k, ((i, j), dist, got) in enumerate(zip(pairs, dists, first)):
-        if got is None or got.code is None or got.confidence < BORDERLINE:
-            continue
-        a, b = comps[i, :2], comps[j, :2]
-        looks = [(1.12, 0.07)] + (list(LOOKS) if got.confidence < min_conf else [])
-        extra += [(a, a + _turn(b - a, angle), scale * dist) for scale, angle in looks]
-        owner += [k] * len(looks)
-    second, _ = read_pairs(frame, mn, extra, model, read_corners)
-    looks_of: dict[int, list] = {}
-    for k, got in zip(owner, second):
-        looks_of.setdefault(k, []).append(got)
+    # a read must survive a second look, a little larger and turned a little, that only has to name the same
+    # card; a borderline one gets six more looks (LOOKS) whose confidence counts. All are read in two batches.
+    again_of: dict[int, list] = {}
+    more_of: dict[int, list] = {}
+    for batch, colour in ((again_of, False), (more_of, True)):
+        extra, owner = [], []
+        for k, ((i, j), dist, got) in enumerate(zip(pairs, dists, first)):
+            if got is None or got.code is None or got.confidence < BORDERLINE:
+                continue
+            looks = [(1.12, 0.07)] if batch is again_of else list(LOOKS) if got.confidence < min_conf else []
+            a, b = comps[i, :2], comps[j, :2]
+            extra += [(a, a + _turn(b - a, angle), scale * dist) for scale, angle in looks]
+            owner += [k] * len(looks)
+        for k, got in zip(owner, read_pairs(frame, mn, extra, model, read_corners, colour=colour)[0]):
+            batch.setdefault(k, []).append(got)
     reads = []
     used: set[int] = set()
     for k, ((i, j), got, m) in enumerate(zip(pairs, first, mats)):
-        if k not in looks_of or i in used or j in used:
+        if k not in again_of or i in used or j in used:
             continue
-        again, *more = looks_of[k]
+        (again,) = again_of[k]
         if got.confidence < min_conf:
-            conf = _more_looks(got, more)
+            conf = _more_looks(got, more_of.get(k, []))
             if conf < min_conf:
                 continue
             got.confidence = conf

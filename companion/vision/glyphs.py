@@ -19,13 +19,20 @@ class IndexGlyphs:
     corner has no redness until :meth:`measure_redness` is given the same corner in colour."""
 
     rank: np.ndarray
-    suit: np.ndarray
+    suit: np.ndarray | None  # None until suit_patch() is first asked (a shape that is no rank needs no suit)
     rank_box: tuple[int, int, int, int]
     suit_box: tuple[int, int, int, int]
     redness: float | None
     rank_aspect: float
     suit_aspect: float
     pixels: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None  # () -> (index ink, paper) masks
+    make_suit: Callable[[], np.ndarray] | None = None
+
+    def suit_patch(self) -> np.ndarray:
+        """The normalised suit glyph, made when first needed."""
+        if self.suit is None:
+            self.suit = self.make_suit()
+        return self.suit
 
     def measure_redness(self, corner: np.ndarray) -> float:
         """Measure (once) how red the index's ink is in ``corner``, the BGR image of the corner it was found in."""
@@ -135,9 +142,8 @@ def extract_indices(corners: np.ndarray, anchor: tuple[int, int] | None = None) 
     out: list[IndexGlyphs | None] = [None] * n
     if n == 0:
         return out
-    flat = corners.reshape(n, -1).astype(np.int32)
-    hist = np.bincount((flat + (np.arange(n, dtype=np.int32) * 256)[:, None]).ravel(), minlength=n * 256)
-    levels = _levels(hist.reshape(n, 256))
+    hist = np.stack([cv2.calcHist([c], [0], None, [256], [0, 256]).ravel() for c in corners])
+    levels = _levels(hist)
     live = np.nonzero(~np.isnan(levels[:, 3]))[0]
     if live.size == 0:
         return out
@@ -214,18 +220,28 @@ def _assemble(mn: np.ndarray, labels: np.ndarray, comps: list, levels, anchor, m
         ids = [c[4] for c in group]
         scale = (float(levels[2]), float(levels[0]))  # (paper, dark)
         rank = _norm_patch(mn, scale, labels, ids, rbox, RANK_SIZE)
-        suitp = _norm_patch(mn, scale, labels, [suit[4]], sbox, SUIT_SIZE)
         paper70 = float(levels[1])
 
         def pixels(ids=tuple(ids) + (suit[4],)):
             return np.isin(labels, ids), (mn >= paper70).view(np.uint8)
 
-        return IndexGlyphs(rank, suitp, rbox, sbox, None, rbox[2] / rbox[3], sbox[2] / sbox[3], pixels)
+        def make_suit(label=suit[4]):
+            return _norm_patch(mn, scale, labels, [label], sbox, SUIT_SIZE)
+
+        return IndexGlyphs(rank, None, rbox, sbox, None, rbox[2] / rbox[3], sbox[2] / sbox[3], pixels, make_suit)
     return None
+
+
+def rank_features(g: IndexGlyphs) -> np.ndarray:
+    """The rank classifier's input."""
+    return np.append(g.rank.ravel(), np.float32(np.log(g.rank_aspect))).astype(np.float32)
+
+
+def suit_features(g: IndexGlyphs) -> np.ndarray:
+    """The suit classifier's input."""
+    return np.append(g.suit_patch().ravel(), np.float32(np.log(g.suit_aspect))).astype(np.float32)
 
 
 def features(g: IndexGlyphs) -> tuple[np.ndarray, np.ndarray]:
     """Feature vectors (rank, suit) for the classifiers."""
-    fr = np.concatenate([g.rank.ravel(), [np.log(g.rank_aspect)]]).astype(np.float32)
-    fs = np.concatenate([g.suit.ravel(), [np.log(g.suit_aspect)]]).astype(np.float32)
-    return fr, fs
+    return rank_features(g), suit_features(g)

@@ -16,7 +16,7 @@ from .classifier import JUNK, GlyphModel, default_model
 from .detection import BACK, UNKNOWN, Detection
 from . import corners as corner_search
 from .geometry import CARD_H, CARD_W, find_quads, warp_card
-from .glyphs import IndexGlyphs, extract_index, extract_indices, features
+from .glyphs import IndexGlyphs, extract_index, extract_indices, features, rank_features, suit_features
 
 #: The part of an upright flattened card searched for the index (fractions of width and height).
 CORNER_W, CORNER_H = 0.27, 0.5
@@ -73,11 +73,15 @@ def read_corners(corners: np.ndarray, model: GlyphModel, anchor=None, colours=No
     out: list[CornerRead | None] = [None] * len(glyphs)
     if not found:
         return out
-    feats = [features(glyphs[k]) for k in found]
-    pr = model.rank.probs(np.stack([f[0] for f in feats]))
-    ps = model.suit.probs(np.stack([f[1] for f in feats]))
+    pr = model.rank.probs(np.stack([rank_features(glyphs[k]) for k in found]))
+    ranked = [n for n, k in enumerate(found) if model.rank.classes[int(pr[n].argmax())] != JUNK]
     for n, k in enumerate(found):
-        out[k] = _name(glyphs[k], pr[n], ps[n], model, colours[k] if colours else None)
+        out[k] = CornerRead(None, 0.0, glyphs[k])  # not a rank: the suit need not be looked at
+    if ranked:
+        ps = model.suit.probs(np.stack([suit_features(glyphs[found[n]]) for n in ranked]))
+        for row, n in enumerate(ranked):
+            k = found[n]
+            out[k] = _name(glyphs[k], pr[n], ps[row], model, colours[k] if colours else None)
     return out
 
 
@@ -88,6 +92,8 @@ def _name(g: IndexGlyphs, pr: np.ndarray, ps: np.ndarray, model: GlyphModel, col
         return CornerRead(None, 0.0, g)
     conf = float(pr[ri] * ps[si])
     red = suit in "DH"
+    if g.redness is None and colour is None:  # a look that only has to name the card: its colour is not checked
+        return CornerRead(rank + suit, conf, g)
     redness = g.redness if g.redness is not None else g.measure_redness(colour())
     if (red and redness < RED_MIN) or (not red and redness > BLACK_MAX):
         conf *= 0.3
