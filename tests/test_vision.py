@@ -63,11 +63,39 @@ def test_tilted_camera():
     assert set(got) <= {"AS", "9D", "KH", "2C"} and len(got) >= 3, got
 
 
-def test_a_card_back_is_back_not_a_card():
+def _lattice_back() -> np.ndarray:
+    """A light back: thin blue lines crossing on white, inside a white margin (many real decks look like this)."""
+    img = np.full((350, 250, 3), 250, np.uint8)
+    for k in range(-350, 600, 9):
+        cv2.line(img, (k, 0), (k + 350, 350), (170, 90, 40), 2)
+        cv2.line(img, (k, 0), (k - 350, 350), (170, 90, 40), 2)
+    img[:14], img[-14:], img[:, :14], img[:, -14:] = 250, 250, 250, 250
+    return img
+
+
+@pytest.mark.parametrize("design", ["dark", "lattice"])
+def test_a_card_back_is_back_not_a_card(design):
     frame = synth.background((800, 600), "cloth", 2)
-    synth.paste(frame, synth.drawn_back(), synth._card_corners(400, 300, 330, 20))
+    back = synth.drawn_back() if design == "dark" else _lattice_back()
+    synth.paste(frame, back, synth._card_corners(400, 300, 330, 20))
     dets = recognize(frame)
     assert [d.card for d in dets] == [BACK]
+
+
+def test_what_looks_like_a_back():
+    """Backs, dark or light, are patterned out to their margins; faces and a patch of table are not backs."""
+    from companion.vision.reader import _looks_like_back
+
+    size = (200, 290)
+    assert _looks_like_back(cv2.resize(synth.drawn_back(), size))
+    assert _looks_like_back(cv2.resize(_lattice_back(), size))
+    rng = np.random.default_rng(0)
+    for code in synth.ALL_CARDS:  # in dim, warm light too
+        face = cv2.resize(synth.photo_face(code), size).astype(np.float32)
+        assert not _looks_like_back(face.astype(np.uint8)), code
+        assert not _looks_like_back(np.clip(face * (0.55, 0.7, 0.9), 0, 255).astype(np.uint8)), code
+    table = np.clip(rng.normal((150, 140, 190), 12, (290, 200, 3)), 0, 255).astype(np.uint8)  # pink cloth
+    assert not _looks_like_back(table)
 
 
 def test_overlapping_row_never_misread():

@@ -124,7 +124,7 @@ def corner_samples(frame: np.ndarray, cards, rng: np.random.Generator, n: int, o
         if on_top[0] < 0 or on_top[1] != on_top[0]:
             continue  # off the cards, or the suit glyph under this rank belongs to another card
         code, truth = cards[on_top[0]]
-        crop, _ = corners.upright_corner(frame, a, bb, 0.95 * float(np.linalg.norm(bb - a)))
+        crop = corners.cut(mn, corners.upright_matrix(a, bb, 0.95 * float(np.linalg.norm(bb - a))))  # as read
         gl = extract_index(crop, corners.ANCHOR)
         if gl is None:
             continue
