@@ -70,16 +70,25 @@ def candidate_pairs(comps: np.ndarray) -> list[tuple[int, int]]:
     return [(int(ii[k]), int(jj[k])) for k in order[:MAX_PAIRS]]
 
 
+def upright_matrices(a: np.ndarray, b: np.ndarray, rank_h: np.ndarray) -> np.ndarray:
+    """The affine maps (N x 2 x 3) from the frame to upright corner cuts, each with rank centre ``a[k]`` at
+    :data:`ANCHOR` and suit centre ``b[k]`` straight below it, the rank scaled from ``rank_h[k]`` frame pixels to
+    :data:`GLYPH_H`."""
+    a, b = np.asarray(a, np.float64).reshape(-1, 2), np.asarray(b, np.float64).reshape(-1, 2)
+    d = b - a
+    d /= np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-6)  # the card's "down" in the frame
+    r = np.column_stack([d[:, 1], -d[:, 0]])  # its "right"
+    k = (GLYPH_H / np.asarray(rank_h, np.float64)).reshape(-1, 1)  # crop pixels per frame pixel
+    m = np.empty((len(a), 2, 3))
+    m[:, 0, :2], m[:, 1, :2] = r * k, d * k
+    m[:, 0, 2] = ANCHOR[0] - k[:, 0] * (a * r).sum(1)
+    m[:, 1, 2] = ANCHOR[1] - k[:, 0] * (a * d).sum(1)
+    return m
+
+
 def upright_matrix(a: np.ndarray, b: np.ndarray, rank_h: float) -> np.ndarray:
-    """The affine map (2x3) from the frame to an upright corner cut with rank centre ``a`` at :data:`ANCHOR` and
-    suit centre ``b`` straight below it, the rank scaled from ``rank_h`` frame pixels to :data:`GLYPH_H`."""
-    d = (b - a) / max(np.linalg.norm(b - a), 1e-6)
-    r = np.array([d[1], -d[0]])
-    s = rank_h / GLYPH_H  # frame pixels per crop pixel
-    u0, v0 = ANCHOR
-    src = np.float32([a, a + r * s * 10, a + d * s * 10])
-    dst = np.float32([[u0, v0], [u0 + 10, v0], [u0, v0 + 10]])
-    return cv2.getAffineTransform(src, dst)
+    """:func:`upright_matrices` for one pair (2x3)."""
+    return upright_matrices(a, b, [rank_h])[0]
 
 
 def cut(image: np.ndarray, m: np.ndarray) -> np.ndarray:
@@ -99,9 +108,10 @@ def read_pairs(frame: np.ndarray, mn: np.ndarray, pairs, model: GlyphModel, read
     (the frame's darkest channel), all at once; the colour frame is cut only where glyphs are named, and not at
     all without ``colour`` (then the ink's colour is not checked against the suit). Returns (reads, crop-to-frame
     maps)."""
-    mats = [upright_matrix(a, b, rank_h) for a, b, rank_h in pairs]
-    if not mats:
+    if not pairs:
         return [], []
+    a, b, rank_h = zip(*pairs)
+    mats = upright_matrices(np.array(a), np.array(b), np.array(rank_h))
     crops = np.stack([cut(mn, m) for m in mats])
     colours = [lambda m=m: cut(frame, m) for m in mats] if colour else None
     return read_corners(crops, model, anchor=ANCHOR, colours=colours), mats

@@ -144,7 +144,12 @@ def find_quads(frame: np.ndarray, *, min_area_frac: float = 0.002):
     card (overlapping, partly hidden cards), else None; and the card-stock mask in any case."""
     h, w = frame.shape[:2]
     step = int(np.ceil(max(h, w) / WORK_SIDE))
-    small = np.ascontiguousarray(frame[::step, ::step]) if step > 1 else frame  # fast, and enough for outlines
+    small = frame
+    if step > 1:  # every step-th pixel: enough for outlines (resize picks the same pixels 10x faster than a slice)
+        size = (-(-w // step), -(-h // step))
+        exact = w % step == 0 and h % step == 0
+        small = cv2.resize(frame, size, interpolation=cv2.INTER_NEAREST) if exact else \
+            np.ascontiguousarray(frame[::step, ::step])
     scale = 1.0 / step
     sa = small.shape[0] * small.shape[1]
     masks = card_masks(small)

@@ -122,9 +122,23 @@ def _looks_like_back(card: np.ndarray) -> bool:
 
 def read_card(frame: np.ndarray, corners: np.ndarray, model: GlyphModel) -> Detection | None:
     """Read one whole card at ``corners`` (ordered by geometry.order_corners); None if it is no card."""
+    return read_cards(frame, [corners], model)[0]
+
+
+def read_cards(frame: np.ndarray, quads: list[np.ndarray], model: GlyphModel) -> list[Detection | None]:
+    """:func:`read_card` for every quad of a frame, their index corners read in one batch."""
     cw, ch = int(CARD_W * CORNER_W), int(CARD_H * CORNER_H)
     # only the two index corners are flattened: the top-left, and the bottom-right turned upright
-    reads = [read_corner(warp_card(frame, np.roll(corners, -k, axis=0), crop=(cw, ch)), model) for k in (0, 2)]
+    cuts = [warp_card(frame, np.roll(q, -k, axis=0), crop=(cw, ch)) for q in quads for k in (0, 2)]
+    if not cuts:
+        return []
+    darkest = np.stack([cv2.min(cv2.min(c[:, :, 0], c[:, :, 1]), c[:, :, 2]) for c in cuts])
+    reads = read_corners(darkest, model, colours=[lambda c=c: c for c in cuts])
+    return [_card(frame, q, reads[2 * n:2 * n + 2]) for n, q in enumerate(quads)]
+
+
+def _card(frame: np.ndarray, corners: np.ndarray, reads: list) -> Detection | None:
+    """What the reads of a whole card's two index corners make of it."""
     named = [r for r in reads if r is not None and r.code is not None]
     pts = tuple((float(x), float(y)) for x, y in corners)
     if not named:
@@ -158,8 +172,7 @@ def recognize(frame, *, model: GlyphModel | None = None) -> list[Detection]:
     quads, loose, stock = find_quads(img)
     found = []
     solid = []  # quads that were read as one card (named or back): no corner search inside them
-    for q in quads:
-        det = read_card(img, q, model)
+    for q, det in zip(quads, read_cards(img, quads, model)):
         if det is not None:
             found.append(det)
             if det.card != UNKNOWN:
