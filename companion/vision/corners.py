@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from .classifier import GlyphModel
+from .detection import accept_for
 from .geometry import CARD_H, CARD_W
 
 #: The upright corner cut around a candidate rank glyph: its size, where the glyph's centre goes, and the glyph
@@ -117,6 +118,9 @@ def read_pairs(frame: np.ndarray, mn: np.ndarray, pairs, model: GlyphModel, read
     return read_corners(crops, model, anchor=ANCHOR, colours=colours), mats
 
 
+#: A card is about this many times as tall as the distance from its rank's centre to its suit's (median 8.4 over 16
+#: decks, 4.5 for decks with big indices: for those a card is judged by its glyphs, as it should be).
+CARD_PER_DIST = 9.0
 #: A read this sure but not sure enough (a small or blurred index, a neighbour's edge in the cut) gets more looks,
 #: a little smaller, larger and turned; see :func:`_more_looks`.
 BORDERLINE = 0.3
@@ -146,10 +150,11 @@ def _more_looks(first, looks) -> float:
 
 
 def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphModel, read_corners,
-           *, min_conf: float = 0.8, card_width: float | None = None):
+           *, card_width: float | None = None):
     """Index corners read in ``frame`` where ``stock`` (uint8 mask) marks card stock not yet explained by whole
     cards. ``card_width`` (pixels), when known from whole cards, bounds the glyph size. Returns (code,
-    confidence, 4 corners of the index box in frame coordinates, rank centre)."""
+    confidence, 4 corners of the index box in frame coordinates, rank centre). A read is kept at the confidence
+    detection.accept_for asks of a card CARD_PER_DIST times as tall as its rank-to-suit distance."""
     h = frame.shape[0]
     lo, hi = max(6, h // 120), max(20, h // 12)
     if card_width:
@@ -160,6 +165,7 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
     dists = [float(np.linalg.norm(comps[j, :2] - comps[i, :2])) for i, j in pairs]
     first, mats = read_pairs(frame, mn, [(comps[i, :2], comps[j, :2], 0.95 * d) for (i, j), d in zip(pairs, dists)],
                              model, read_corners)
+    need = [accept_for(CARD_PER_DIST * d) for d in dists]
     # a read must survive a second look, a little larger and turned a little, that only has to name the same
     # card; a borderline one gets six more looks (LOOKS) whose confidence counts. All are read in two batches.
     again_of: dict[int, list] = {}
@@ -169,7 +175,7 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
         for k, ((i, j), dist, got) in enumerate(zip(pairs, dists, first)):
             if got is None or got.code is None or got.confidence < BORDERLINE:
                 continue
-            looks = [(1.12, 0.07)] if batch is again_of else list(LOOKS) if got.confidence < min_conf else []
+            looks = [(1.12, 0.07)] if batch is again_of else list(LOOKS) if got.confidence < need[k] else []
             a, b = comps[i, :2], comps[j, :2]
             extra += [(a, a + _turn(b - a, angle), scale * dist) for scale, angle in looks]
             owner += [k] * len(looks)
@@ -181,9 +187,9 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
         if k not in again_of or i in used or j in used:
             continue
         (again,) = again_of[k]
-        if got.confidence < min_conf:
+        if got.confidence < need[k]:
             conf = _more_looks(got, more_of.get(k, []))
-            if conf < min_conf:
+            if conf < need[k]:
                 continue
             got.confidence = conf
         if again is not None and again.code not in (None, got.code):  # a second look that reads another card

@@ -13,15 +13,13 @@ import cv2
 import numpy as np
 
 from .classifier import JUNK, GlyphModel, default_model
-from .detection import BACK, UNKNOWN, Detection
+from .detection import BACK, UNKNOWN, Detection, accept_for
 from . import corners as corner_search
 from .geometry import CARD_H, CARD_W, find_quads, warp_card
 from .glyphs import IndexGlyphs, extract_index, extract_indices, features, rank_features, suit_features
 
 #: The part of an upright flattened card searched for the index (fractions of width and height).
 CORNER_W, CORNER_H = 0.27, 0.5
-#: A card is named only at or above this confidence; below it the reader says "unknown".
-ACCEPT = 0.80
 #: Redness (see glyphs.IndexGlyphs) below which ink is surely black, and above which it is surely red.
 BLACK_MAX, RED_MIN = 1.6, 1.08
 
@@ -157,7 +155,8 @@ def _card(frame: np.ndarray, corners: np.ndarray, reads: list) -> Detection | No
             conf = best.confidence * (1 - other.confidence)
     else:
         conf = best.confidence * (0.95 if reads.count(None) else 0.85)
-    if conf < ACCEPT:
+    height = max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1]))
+    if conf < accept_for(height):
         return Detection(UNKNOWN, conf, pts, True, {"guess": best.code})
     return Detection(best.code, conf, pts, True)
 
