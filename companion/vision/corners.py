@@ -97,13 +97,6 @@ def cut(image: np.ndarray, m: np.ndarray) -> np.ndarray:
     return cv2.warpAffine(image, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def upright_corner(frame: np.ndarray, a: np.ndarray, b: np.ndarray, rank_h: float):
-    """The corner cut upright with rank centre ``a`` at :data:`ANCHOR` and suit centre ``b`` straight below it;
-    also the affine map from crop to frame (2x3)."""
-    m = upright_matrix(a, b, rank_h)
-    return cut(frame, m), cv2.invertAffineTransform(m)
-
-
 def read_pairs(frame: np.ndarray, mn: np.ndarray, pairs, model: GlyphModel, read_corners, *, colour=True):
     """Read the corner cuts for glyph pairs ``(a, b, rank_h)`` (rank centre, suit centre, rank height) from ``mn``
     (the frame's darkest channel), all at once; the colour frame is cut only where glyphs are named, and not at

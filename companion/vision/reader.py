@@ -16,7 +16,7 @@ from .classifier import JUNK, GlyphModel, default_model
 from .detection import BACK, UNKNOWN, Detection, accept_for
 from . import corners as corner_search
 from .geometry import CARD_H, CARD_W, find_quads, warp_card
-from .glyphs import IndexGlyphs, extract_index, extract_indices, features, rank_features, suit_features
+from .glyphs import IndexGlyphs, extract_indices, rank_features, suit_features
 
 #: The part of an upright flattened card searched for the index (fractions of width and height).
 CORNER_W, CORNER_H = 0.27, 0.5
@@ -52,20 +52,12 @@ def _as_bgr(frame) -> np.ndarray | None:
     return np.ascontiguousarray(frame)
 
 
-def read_corner(corner: np.ndarray, model: GlyphModel, anchor=None) -> CornerRead | None:
-    """Name the index in ``corner`` (the top-left part of an upright card face, BGR); None if there is no index.
-    ``anchor``: a pixel the rank glyph must cover."""
-    g = extract_index(corner, anchor)
-    if g is None:
-        return None
-    fr, fs = features(g)
-    return _name(g, model.rank.probs(fr)[0], model.suit.probs(fs)[0], model, None)
-
-
 def read_corners(corners: np.ndarray, model: GlyphModel, anchor=None, colours=None) -> list[CornerRead | None]:
-    """:func:`read_corner` for many grey corners (N x H x W, the darkest channel) at once. ``colours[k]()``
-    gives corner k in BGR; it is called only for a corner whose glyphs are named (most shapes the corner search
-    tries are not an index, and a grey cut costs a fifth of a colour one)."""
+    """Name the index in each of many corners at once: grey cuts (N x H x W, the darkest channel) of the top-left
+    part of an upright card face; None where there is no index. ``anchor``: a pixel the rank glyph must cover.
+    ``colours[k]()`` gives corner k in BGR, to check the ink's colour against the suit; it is called only for a
+    corner whose glyphs are named (most shapes the corner search tries are not an index, and a grey cut costs a
+    fifth of a colour one). Without ``colours`` the colour is not checked."""
     glyphs = extract_indices(corners, anchor)
     found = [k for k, g in enumerate(glyphs) if g is not None]
     out: list[CornerRead | None] = [None] * len(glyphs)
@@ -118,13 +110,9 @@ def _looks_like_back(card: np.ndarray) -> bool:
     return min(sides) >= 0.9 and share(.2, .8, .2, .8) >= 0.5 and contrast >= 60
 
 
-def read_card(frame: np.ndarray, corners: np.ndarray, model: GlyphModel) -> Detection | None:
-    """Read one whole card at ``corners`` (ordered by geometry.order_corners); None if it is no card."""
-    return read_cards(frame, [corners], model)[0]
-
-
 def read_cards(frame: np.ndarray, quads: list[np.ndarray], model: GlyphModel) -> list[Detection | None]:
-    """:func:`read_card` for every quad of a frame, their index corners read in one batch."""
+    """Read the whole card at each of ``quads`` (corners ordered by geometry.order_corners), their index corners
+    in one batch: a Detection, or None where a quad is no card."""
     cw, ch = int(CARD_W * CORNER_W), int(CARD_H * CORNER_H)
     # only the two index corners are flattened: the top-left, and the bottom-right turned upright
     cuts = [warp_card(frame, np.roll(q, -k, axis=0), crop=(cw, ch)) for q in quads for k in (0, 2)]
