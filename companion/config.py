@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+from .errors import ConfigError, check_key
 from .paths import config_candidates
 from .rules.variants import VARIANTS, WORTH_PRESETS, Options
 
@@ -171,8 +171,7 @@ def build_config(data: dict[str, Any], source: str = "defaults") -> Config:
         if not isinstance(given, dict):
             raise ConfigError(f"{name}: expected a [{name}] section, got {given!r}")
         for key, value in given.items():
-            if key not in defaults:
-                raise ConfigError(f"{name}.{key}: unknown key (known: {', '.join(defaults)})")
+            check_key(name, key, defaults)
             _check_type(f"{name}.{key}", value, defaults[key])
         sections[name] = {**defaults, **given}
         for key, default in defaults.items():

@@ -27,6 +27,18 @@ class ConfigError(CompanionError, ValueError):
     """A configuration key or value that is not allowed; the message names the key and what is expected."""
 
 
+def check_key(section: str, key: str, known) -> None:
+    """Refuse ``key`` of config ``section`` unless it is one of ``known``, naming it and the keys there are.
+
+    >>> check_key("board", "colour", ["layout", "driver"])
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: board.colour: unknown key (known: layout, driver)
+    """
+    if key not in known:
+        raise ConfigError(f"{section}.{key}: unknown key (known: {', '.join(known)})")
+
+
 class LayoutError(CompanionError, ValueError):
     """An LED board layout that is inconsistent; the message names the hole and the LED."""
 

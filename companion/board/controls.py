@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
 from ..commands import Command
-from ..errors import ConfigError
+from ..errors import ConfigError, check_key
 
 
 class _Queue(Protocol):
@@ -52,8 +52,7 @@ class ControlsConfig:
     def from_mapping(cls, data: Mapping[str, Any]) -> ControlsConfig:
         known = {f.name: f for f in fields(cls)}
         for key, value in data.items():
-            if key not in known:
-                raise ConfigError(f"controls.{key}: unknown key (known: {', '.join(known)})")
+            check_key("controls", key, known)
             if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
                 raise ConfigError(f"controls.{key}: expected a pin number or seconds >= 0, got {value!r}")
         config = cls(**data)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..errors import ConfigError
+from ..errors import ConfigError, check_key
 from .animation import BoardAnimator
 from .layout import RGB, Hole, Layout, load_layout
 from .pegs import Frame, PegView, PowerBudget, board_frame, cap_frame
@@ -60,8 +60,7 @@ class BoardConfig:
         """Defaults merged with ``data``; :class:`ConfigError` names an unknown key or a bad value."""
         known = {f.name: f for f in fields(cls)}
         for key, value in data.items():
-            if key not in known:
-                raise ConfigError(f"board.{key}: unknown key (known: {', '.join(known)})")
+            check_key("board", key, known)
             default = known[key].default
             if not isinstance(value, type(default)) and not (isinstance(default, float) and isinstance(value, int)):
                 raise ConfigError(f"board.{key}: expected {type(default).__name__}, got {value!r}")
