@@ -26,6 +26,7 @@ from .rules.events import NewGame
 from .service import Notifier
 from .speech import Speaker
 from .store import EventStore, StoredGame
+from .table import Phase
 from .ui import Controller
 
 log = logging.getLogger("companion")
@@ -74,7 +75,8 @@ class Companion:
     def create(cls, config: Config, *, headless: bool = False, demo: DemoGame | None = None,
                db_path: str | Path | None = None, new_game: bool = False, recognize: Callable | None = None,
                pin_factory: Any = None, source: Any = None, use_controls: bool | None = None,
-               clock: Callable[[], float] = time.monotonic) -> Companion:
+               clock: Callable[[], float] = time.monotonic, demo_size: tuple[int, int] | None = None,
+               calibration: Any = None) -> Companion:
         """Open every part the configuration names, falling back to what works, each fallback a message."""
         messages: dict[str, Message] = {}
         store = _open_store(db_path or config.store.path or database_path(), messages)
@@ -89,7 +91,7 @@ class Companion:
             use_controls = not headless and config.board.driver != "virtual"
         if use_controls:
             app._open_controls(pin_factory)
-        app._open_camera(demo, recognize, source)
+        app._open_camera(demo, recognize, source, demo_size=demo_size, calibration=calibration)
         app.controller.manual = app.source is None  # no camera: cards are entered with the buttons or keys
         if not headless:
             app._open_display()
@@ -124,13 +126,17 @@ class Companion:
             log.warning("buttons unavailable: %s", exc)
             self.messages["controls"] = Message("Buttons unavailable: use the keyboard or touch", "info")
 
-    def _open_camera(self, demo: DemoGame | None, recognize: Callable | None, source: Any) -> None:
+    def _open_camera(self, demo: DemoGame | None, recognize: Callable | None, source: Any, *,
+                     demo_size: tuple[int, int] | None = None, calibration: Any = None) -> None:
         from .vision.calibration import AutoCalibrator
         from .vision.tracker import Tracker
 
         cam = self.config.camera
         if source is None and demo is not None:
-            source = demo_table(demo, fps=cam.fps).source()
+            sim = demo_table(demo, fps=cam.fps, size=demo_size)
+            source = sim.source()
+            if calibration == "simulated":  # small frames for fast tests: the camera's own mapping, no markers
+                calibration = sim.calibration()
             resume_at = self.store.last_meta(self.game.game_id) if len(self.game.game.log) > 1 else None
             if resume_at and "frame" in resume_at:  # after a restart the camera sees the table as it is now
                 source.index = int(resume_at["frame"]) + 1
@@ -154,8 +160,9 @@ class Companion:
         t = self.config.tracker
         self.source = source
         # the card reader reads crops, so only what changed is read again (the simulator's scripted reader cannot)
-        self.tracker = Tracker(recognize, AutoCalibrator(fallback=_manual_calibration(cam.calibration)),
-                               k=t.k, n=t.n, hold=t.hold, partial_reads=real_reader)
+        calibrator = calibration if calibration is not None else \
+            AutoCalibrator(fallback=_manual_calibration(cam.calibration))
+        self.tracker = Tracker(recognize, calibrator, k=t.k, n=t.n, hold=t.hold, partial_reads=real_reader)
 
     def _open_display(self) -> None:
         try:
@@ -247,17 +254,11 @@ class Companion:
         return decisions
 
     def handle_change(self, change) -> list[Decision]:
-        kind, zone = change.kind, change.zone
-        out: list[Decision] = []
         try:
-            if kind == "laid" or (kind == "moved" and change.from_zone in ("elsewhere", None)):
-                for card in change.cards:
-                    out += self.referee.card_laid(zone, card, change.time)
-            elif kind == "face_down":
-                out += self.referee.row_face_down(zone)
+            return self.referee.on_change(change)
         except StoreError as exc:
             self._store_failed(exc)
-        return out
+            return []
 
     def handle_command(self, command) -> list[Decision]:
         if not isinstance(command, ScreenCommand):
@@ -282,13 +283,10 @@ class Companion:
         if self.speaker is not None and len(state.scores) > self._scores_seen:
             self.speaker.say(state.scores[-1].spoken)  # the newest score only; an undo says nothing
         self._scores_seen = len(state.scores)
-        if state.hand != self._hand_seen or (state.phase == "show" and self._phase_seen != "show"):
-            if self.tracker is not None:
-                self.tracker.forget_played()  # the show lays the same cards out again
-        self._hand_seen, self._phase_seen = state.hand, state.phase
-        if state.phase == "over" and state.winner is not None:
+        if state.phase == Phase.OVER and self._phase_seen != Phase.OVER and state.winner is not None:
             log.info("game over: %s won %s", state.sides[state.winner].name,
                      {s.name: s.front for s in state.sides})
+        self._hand_seen, self._phase_seen = state.hand, state.phase
         self._show_board()
 
     def start_new_game(self) -> None:

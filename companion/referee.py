@@ -21,7 +21,8 @@ It does no I/O: it drives a game object with ``state``, ``preview(event)`` and `
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from .cards import Card
 from .errors import CompanionError, IllegalMove
@@ -29,8 +30,30 @@ from .rules.events import (Correction, Crib, Cut, Deal, Go, Muggins, Play, Redo,
                            Undo)
 from .rules.game import Game, GameState
 from .rules.play import score_play
+from .table import BACK, UNKNOWN, Change, Phase, QuestionKind, Zone, seat_zone, zone_seat
 
-BACK, UNKNOWN = "back", "unknown"
+#: how long after the first table change a resumed referee takes the cards the game already holds to be the ones
+#: lying on the table (the tracker starts with an empty picture and reports the whole table at once)
+RESUME_SETTLE_S = 3.0
+
+
+class GameLike(Protocol):
+    """What the referee drives: a :class:`~companion.rules.game.Game` or a stored game."""
+
+    state: GameState
+    log: list
+
+    def apply(self, event: object) -> GameState: ...
+
+
+class ChangeLike(Protocol):
+    """A table change as the tracker reports it (:class:`~companion.vision.tracker.TableChange`)."""
+
+    kind: str
+    zone: str
+    cards: tuple[str, ...]
+    time: float
+    from_zone: str | None
 
 
 @dataclass(frozen=True)
@@ -55,13 +78,12 @@ class Question:
     card: str | None = None
     seat: int | None = None
     points: int | None = None
+    hand: int = -1  #: the hand it was asked in (set by the referee): a question never outlives its hand
+    phase: str = ""  #: the phase it was asked in
 
 
-def seat_of_zone(zone: str) -> int | None:
-    """``"seat1"`` -> 0: the mat numbers seats from 1, the game from 0."""
-    if zone.startswith("seat") and zone[4:].isdigit():
-        return int(zone[4:]) - 1
-    return None
+#: the zone name -> seat conversion, kept under its old name for callers outside the package
+seat_of_zone = zone_seat
 
 
 def _fork(game) -> Game:
@@ -76,10 +98,11 @@ def _fork(game) -> Game:
 class Referee:
     """Turns table changes and commands into game events for ``game``."""
 
-    game: object
+    game: GameLike
     questions: list[Question] = field(default_factory=list)
     decisions: list[Decision] = field(default_factory=list)
-    cut_cards: list[Card] = field(default_factory=list)
+    cut_cards: list[Card] = field(default_factory=list)  # cut in the starter spot, in the order laid
+    cut_rows: dict[int, Card] = field(default_factory=dict)  # seat -> the card it cut in its own row
     show_cards: dict[int, list[Card]] = field(default_factory=dict)
     crib_cards: list[Card] = field(default_factory=list)
     claims: dict[int | None, int] = field(default_factory=dict)
@@ -87,11 +110,20 @@ class Referee:
     early_starter_at: float = float("inf")  # when it first appeared on the table
     early_plays: list[tuple[float, int, Card]] = field(default_factory=list)  # (when, seat, card) before the starter
     paused: bool = False  # after an undo the show waits for the next sighting or OK before counting again
+    #: zone -> the cards the tracker says lie there now (face up or turned down), in the order laid: the referee
+    #: follows the table, so a card that comes back after its zone was cleared is a new card, not a memory
+    table: dict[str, list[Card]] = field(default_factory=dict)
     _hand: int = -1
     _at: float = 0.0  # when the card being handled first appeared (reports without a time count as in order)
+    _assumed: set[Card] = field(default_factory=set)  # a resumed game's cards, taken to lie on the table
+    _assumed_until: float | None = None
 
     def __post_init__(self) -> None:
-        self._hand = self.game.state.hand  # a resumed game is already in its hand
+        s = self.game.state
+        self._hand = s.hand  # a resumed game is already in its hand
+        if s.phase not in (Phase.NEW, Phase.CUT) or s.cut:
+            # resumed: the camera will report the table as it lies; the cards the game already holds are not new
+            self._assumed = set(s.seen) | set(s.cut) | ({s.starter} if s.starter else set())
 
     @property
     def state(self) -> GameState:
@@ -116,13 +148,14 @@ class Referee:
         if s.hand != self._hand:
             self._hand = s.hand
             self.show_cards, self.crib_cards, self.claims = {}, [], {}
-        if s.phase == "show":
+        self.prune_questions()
+        if s.phase == Phase.SHOW:
             return self._count_show()
         # the table moves faster than the tracker is sure of it: cards seen before the game expected them
-        if s.phase == "deal" and self.early_starter is not None:
+        if s.phase == Phase.DEAL and self.early_starter is not None:
             card, self.early_starter, self.early_starter_at = self.early_starter, None, float("inf")
             return self._try([Deal(), Starter(card)], f"new hand: {s.players[s.dealer]} deals; the starter is {card}")
-        if s.phase == "play" and self.early_plays:
+        if s.phase == Phase.PLAY and self.early_plays:
             out: list[Decision] = []
             early, self.early_plays = sorted(self.early_plays, key=lambda e: e[0]), []
             for _, seat, card in early:
@@ -132,11 +165,88 @@ class Referee:
         return []
 
     def _ask(self, question: Question) -> list[Decision]:
+        question = replace(question, hand=self.state.hand, phase=str(self.state.phase))
         if question not in self.questions:
             self.questions.append(question)
         return []
 
+    def _still_open(self, q: Question) -> bool:
+        """Whether a question is still true of the game: none outlives its hand or the game; a tie in the cut lasts
+        while the cut does, a claim until that count is made, a muggins offer while the missed points stand, a
+        play the rules refused while the game is in the phase it was asked in, "whose card" until it is placed."""
+        s = self.state
+        if s.phase == Phase.OVER or q.hand != s.hand:
+            return False
+        if q.kind == QuestionKind.CLAIM:
+            return s.phase == Phase.SHOW and not self.claims_made(q.seat)
+        if q.kind == QuestionKind.MUGGINS:
+            return s.pending_muggins is not None
+        if q.kind in (QuestionKind.WHOSE_CARD, QuestionKind.UNSURE) and q.card is not None:
+            try:
+                if Card.parse(q.card) in s.seen:  # the card found its place
+                    return False
+            except CompanionError:
+                pass
+        return str(s.phase) == q.phase
+
+    def claims_made(self, seat: int | None) -> bool:
+        """Whether the count a muggins claim was asked for has been made."""
+        key = None if seat is None or (self.state.next_show is None and seat == self.state.dealer) else seat
+        return key in self.claims
+
+    def prune_questions(self) -> None:
+        """Drop every question that was answered or is no longer true (the screen never shows a stale one)."""
+        self.questions = [q for q in self.questions if self._still_open(q)]
+
     # --- the table -------------------------------------------------------------------------------------------------
+    def on_change(self, change: ChangeLike) -> list[Decision]:
+        """A change of the table from the tracker: what it means for the game (cards laid, a row turned down),
+        and the referee's picture of what lies where (cards picked up leave it, so a card laid again later, in a
+        new hand or a recut, is a new card)."""
+        if self._assumed and self._assumed_until is None:
+            self._assumed_until = change.time + RESUME_SETTLE_S
+        kind = change.kind
+        if kind in (Change.REMOVED, Change.CLEARED):
+            for code in change.cards:
+                self._take_off(change.zone, code)
+            return []
+        if kind == Change.FACE_DOWN:
+            return self.row_face_down(change.zone)
+        if kind == Change.MOVED:
+            source = change.from_zone
+            for code in change.cards:
+                if source is not None:
+                    self._take_off(source, code)
+            if source not in (Zone.ELSEWHERE, None):
+                for code in change.cards:  # slid from one zone into another: the same card, nothing new
+                    self._put_on(change.zone, code)
+                return []
+        out: list[Decision] = []
+        for code in change.cards:
+            card = self._put_on(change.zone, code) if code not in (BACK, UNKNOWN) else None
+            if card is not None and self.table[change.zone].count(card) > 1:
+                continue
+            out += self.card_laid(change.zone, code, change.time)
+        return out
+
+    def _put_on(self, zone: str, code: str) -> Card | None:
+        """Note ``code`` as lying in ``zone``; a card already noted there is noted twice (the report repeats)."""
+        try:
+            card = Card.parse(code)
+        except CompanionError:
+            return None
+        self.table.setdefault(zone, []).append(card)
+        return card
+
+    def _take_off(self, zone: str, code: str) -> None:
+        try:
+            card = Card.parse(code)
+        except CompanionError:
+            return
+        while card in self.table.get(zone, ()):
+            self.table[zone].remove(card)
+        self._assumed.discard(card)
+
     def card_laid(self, zone: str, code: str, at: float | None = None) -> list[Decision]:
         """A card newly stable in ``zone`` (``seat1``.., ``starter``, ``crib``, ``deck``, ``elsewhere``); ``at``
         is when it first appeared on the table (the tracker is sure of cards in different places at different
@@ -148,62 +258,85 @@ class Referee:
         try:
             card = Card.parse(code)
         except CompanionError:
-            return self._ask(Question("unsure", f"could not read a card in {zone}: {code!r}", card=code))
+            return self._ask(Question(QuestionKind.UNSURE, f"could not read a card in {zone}: {code!r}", card=code))
         s = self.state
-        seat = seat_of_zone(zone)
-        if s.phase == "over" or self._already_known(zone, seat, card):
+        seat = zone_seat(zone)
+        if s.phase == Phase.OVER or self._already_known(zone, seat, card):
             return []
-        if zone == "starter":
+        if zone == Zone.STARTER:
             return self._starter_zone(card)
         if seat is not None and 0 <= seat < len(s.players):
             return self._seat_row(seat, card)
-        if zone == "crib" and s.phase == "show":
+        if zone == Zone.CRIB and s.phase == Phase.SHOW:
             if card not in self.crib_cards:
                 self.crib_cards.append(card)
             return self._count_show()
-        if zone in ("deck", "crib"):
+        if zone in (Zone.DECK, Zone.CRIB):
             return []
         names = tuple(s.players)
-        return self._ask(Question("whose-card", f"Whose card is {card}?", names, card=str(card)))
+        return self._ask(Question(QuestionKind.WHOSE_CARD, f"Whose card is {card}?", names, card=str(card)))
 
     def _already_known(self, zone: str, seat: int | None, card: Card) -> bool:
-        """A card the game already has where it lies now: seen again after a hand passed over it, or after a
-        restart (the tracker starts with an empty picture and reports the whole table). Nothing to do."""
+        """A card the game already has, seen again where the game put it: the starter after the deal, a card this
+        seat played in this hand's play (lifted and laid back), or, just after a restart, any card the resumed game
+        holds. The table decides everything else: a card laid again after its zone was cleared is a new card."""
         s = self.state
-        if zone == "starter" and (card == s.starter or (s.hand == 0 and card in s.cut)):
+        if self._assumed:
+            if self._assumed_until is not None and self._at > self._assumed_until:
+                self._assumed.clear()
+            elif card in self._assumed:
+                self._assumed.discard(card)
+                return True
+        if zone == Zone.STARTER and card == s.starter and s.phase in (Phase.DISCARD, Phase.PLAY, Phase.SHOW):
             return True
-        if seat is not None and 0 <= seat < len(s.played) and card in s.played[seat]:
-            return True
-        if s.phase == "deal" and card in s.seen:  # the last hand's cards before they are gathered
+        if s.phase == Phase.PLAY and seat is not None and 0 <= seat < len(s.played) and card in s.played[seat]:
             return True
         return False
 
     def _starter_zone(self, card: Card) -> list[Decision]:
         s = self.state
-        if s.phase == "cut":
+        if s.phase == Phase.CUT:
             if card not in self.cut_cards:
                 self.cut_cards.append(card)
             if len(self.cut_cards) < len(s.players):
                 return []
             cards, self.cut_cards = tuple(self.cut_cards), []
             out = self._commit([Cut(cards)], f"cut for the deal: {' '.join(map(str, cards))}")
-            if self.state.phase == "cut":
-                self._ask(Question("conflict", "A tie for lowest: cut again"))
+            if self.state.phase == Phase.CUT:
+                self._ask(Question(QuestionKind.CONFLICT, "A tie for lowest: cut again"))
             return out
-        if s.phase == "deal":
+        if s.phase == Phase.DEAL:
             dealer = s.players[s.dealer]
             return self._try([Deal(), Starter(card)], f"new hand: {dealer} deals; the starter is {card}")
-        if s.phase == "discard":
+        if s.phase == Phase.DISCARD:
             return self._try([Starter(card)], f"the starter is {card}")
-        if s.phase == "show":  # the next hand's starter, seen before this hand's crib was counted
+        if s.phase in (Phase.PLAY, Phase.SHOW) and card != s.starter:
+            # the next hand's starter, seen before this hand is over: kept for it, never taken into this hand
             self.early_starter, self.early_starter_at = card, self._at
+            if s.phase == Phase.PLAY:
+                left = {s.players[i]: s.cards_left(i) for i in range(len(s.players)) if s.cards_left(i)}
+                who = ", ".join(f"{name} {n}" for name, n in left.items())
+                return self._ask(Question(QuestionKind.UNSURE, f"A new starter ({card}) was turned, but the play "
+                                          f"of this hand is not over (cards to play: {who}): enter them or undo",
+                                          ("dismiss",)))
         return []
 
     def _seat_row(self, seat: int, card: Card) -> list[Decision]:
         s = self.state
-        if s.phase == "play":
+        if s.phase == Phase.CUT:  # three or four players each cut in front of themselves
+            self.cut_rows[seat] = card
+            if len(self.cut_rows) < len(s.players):
+                return []
+            cards, self.cut_rows = tuple(self.cut_rows[i] for i in range(len(s.players))), {}
+            out = self._commit([Cut(cards)], f"cut for the deal: {' '.join(map(str, cards))}")
+            if self.state.phase == Phase.CUT:
+                self._ask(Question(QuestionKind.CONFLICT, "A tie for lowest: cut again"))
+            return out
+        if s.phase == Phase.PLAY:
+            if self._at > self.early_starter_at:  # laid after the next starter: a play of the next hand
+                return self._early_play(seat, card)
             return self.play(seat, card)
-        if s.phase == "show":
+        if s.phase == Phase.SHOW:
             if card in s.played[seat]:
                 return self._count_show()
             if self._at > self.early_starter_at:  # laid after the next starter: a play of the next hand
@@ -216,7 +349,7 @@ class Referee:
             if card not in self.show_cards[seat]:
                 self.show_cards[seat].append(card)
             return self._count_show()
-        if s.phase in ("deal", "discard"):  # kept until the starter is read: the tracker may report it later
+        if s.phase in (Phase.DEAL, Phase.DISCARD):  # kept until the starter is read: the tracker may report it later
             return self._early_play(seat, card)
         return []
 
@@ -224,7 +357,7 @@ class Referee:
         if all((seat, card) != (e[1], e[2]) for e in self.early_plays):
             self.early_plays.append((self._at, seat, card))
         if len(self.early_plays) >= 3 and self.early_starter is None:
-            return self._ask(Question("unsure", "Cards are being played but no starter was read: enter the "
+            return self._ask(Question(QuestionKind.UNSURE, "Cards are being played but no starter was read: enter the "
                                                 "starter (Menu, Enter a card)", ("dismiss",)))
         return []
 
@@ -233,19 +366,23 @@ class Referee:
         card = card if isinstance(card, Card) else Card.parse(card)
         trial = _fork(self.game)
         goes: list = []
-        while trial.state.phase == "play" and not (
+        while trial.state.phase == Phase.PLAY and not (
                 trial.state.turn == seat and trial.state.count + card.value <= 31):
             if trial.state.count <= 21 or len(goes) > 8:
                 break
-            go = Go(trial.state.turn)
+            go = Go(trial.state.turn, inferred=True)
             trial.apply(go)
             goes.append(go)
         name = self.state.players[seat]
+        if goes and trial.state.phase != Phase.PLAY:  # the go ended the play (the five-card game): a card to show
+            who = ", ".join(f"{self.state.players[g.seat]}" for g in goes)
+            out = self._commit(goes, f"go inferred for {who}: the play is over")
+            return out + self._seat_row(seat, card)
         series = [c for _, c in trial.state.series]
         try:
             trial.apply(Play(seat, card))
         except IllegalMove as exc:
-            return self._ask(Question("illegal", f"{card} in {name}'s row: {exc}", ("fix the card", "dismiss"),
+            return self._ask(Question(QuestionKind.ILLEGAL, f"{card} in {name}'s row: {exc}", ("fix the card", "dismiss"),
                                       card=str(card), seat=seat))
         why = f"{name} played {card}: {score_play(series + [card]).spoken}"
         if goes:
@@ -256,12 +393,12 @@ class Referee:
     def row_face_down(self, zone: str) -> list[Decision]:
         """A seat's row turned face down in the play: the series is over, so everyone who had not played said go."""
         s = self.state
-        if s.phase != "play" or s.count == 0:
+        if s.phase != Phase.PLAY or s.count == 0:
             return []
         trial = _fork(self.game)
         goes = []
-        while trial.state.phase == "play" and trial.state.count > 21 and trial.state.count != 0 and len(goes) < 8:
-            go = Go(trial.state.turn)
+        while trial.state.phase == Phase.PLAY and trial.state.count > 21 and trial.state.count != 0 and len(goes) < 8:
+            go = Go(trial.state.turn, inferred=True)
             trial.apply(go)
             goes.append(go)
         if not goes:
@@ -272,23 +409,23 @@ class Referee:
         try:
             return self._commit(events, reason)
         except IllegalMove as exc:
-            return self._ask(Question("illegal", str(exc), ("dismiss",)))
+            return self._ask(Question(QuestionKind.ILLEGAL, str(exc), ("dismiss",)))
 
     # --- cards entered by hand (no camera, or by choice) ----------------------------------------------------------
     def expected_zone(self) -> str | None:
         """Where the next card entered by hand belongs: the starter spot, the row of the player to play or to
         show, or the crib."""
         s = self.state
-        if s.phase in ("cut", "deal", "discard"):
-            return "starter"
-        if s.phase == "play" and s.turn is not None:
-            return f"seat{s.turn + 1}"
-        if s.phase == "show":
+        if s.phase in (Phase.CUT, Phase.DEAL, Phase.DISCARD):
+            return Zone.STARTER
+        if s.phase == Phase.PLAY and s.turn is not None:
+            return seat_zone(s.turn)
+        if s.phase == Phase.SHOW:
             nxt = s.next_show
             if nxt is None:
-                return "crib"
+                return Zone.CRIB
             if isinstance(nxt, int):
-                return f"seat{nxt + 1}"
+                return seat_zone(nxt)
         return None
 
     def entry_title(self) -> str:
@@ -297,14 +434,14 @@ class Referee:
         zone = self.expected_zone()
         if zone is None:
             return "No card is expected now"
-        if s.phase == "cut":
+        if s.phase == Phase.CUT:
             return f"Cut for the deal: {s.players[len(self.cut_cards) % len(s.players)]}'s card"
-        if zone == "starter":
+        if zone == Zone.STARTER:
             return "The starter"
-        if zone == "crib":
+        if zone == Zone.CRIB:
             return f"{s.players[s.dealer]}'s crib: card {len(self.crib_cards) + 1}"
-        seat = seat_of_zone(zone)
-        if s.phase == "play":
+        seat = zone_seat(zone)
+        if s.phase == Phase.PLAY:
             return f"{s.players[seat]} plays (count {s.count})"
         known = len(s.played[seat]) + len(self.show_cards.get(seat, []))
         return f"{s.players[seat]}'s hand: card {known + 1}"
@@ -313,13 +450,13 @@ class Referee:
         """A card entered with the buttons, keys or touch, placed where the game expects the next card."""
         zone = self.expected_zone()
         if zone is None:
-            return self._ask(Question("illegal", "No card is expected now", ("dismiss",)))
+            return self._ask(Question(QuestionKind.ILLEGAL, "No card is expected now", ("dismiss",)))
         return self.card_laid(zone, str(card))
 
     # --- the show --------------------------------------------------------------------------------------------------
     def _count_show(self) -> list[Decision]:
         out: list[Decision] = []
-        while self.state.phase == "show" and not self.paused:
+        while self.state.phase == Phase.SHOW and not self.paused:
             s = self.state
             if s.hand != self._hand:
                 break
@@ -341,13 +478,13 @@ class Referee:
                 who = f"{s.players[nxt]}'s hand"
             if s.options.muggins and event.claimed is None:
                 seat = s.dealer if nxt is None else nxt
-                self._ask(Question("claim", f"How many does {s.players[seat]} claim for {who}?", seat=seat))
+                self._ask(Question(QuestionKind.CLAIM, f"How many does {s.players[seat]} claim for {who}?", seat=seat))
                 break
             trial = _fork(self.game)
             try:
                 trial.apply(event)
             except IllegalMove as exc:
-                self._ask(Question("illegal", f"{who}: {exc}", ("fix the card", "dismiss")))
+                self._ask(Question(QuestionKind.ILLEGAL, f"{who}: {exc}", ("fix the card", "dismiss")))
                 break
             entry = trial.state.shows[-1]
             self.game.apply(event)
@@ -359,10 +496,10 @@ class Referee:
                 missed_by, points = pending
                 takers = [i for i, _ in enumerate(self.state.players)
                           if self.state.side_of(i) != self.state.side_of(missed_by)]
-                self._ask(Question("muggins", f"Muggins! {self.state.players[missed_by]} missed {points}: "
+                self._ask(Question(QuestionKind.MUGGINS, f"Muggins! {self.state.players[missed_by]} missed {points}: "
                                               f"{self.state.players[takers[0]]} takes them?",
                                    ("take", "let go"), seat=takers[0], points=points))
-        if out and self.state.phase == "deal":  # the crib is counted: a starter already seen starts the next hand
+        if out and self.state.phase == Phase.DEAL:  # the crib is counted: a starter already seen starts the next hand
             out += self._after()
         return out
 
@@ -370,10 +507,10 @@ class Referee:
     def go(self) -> list[Decision]:
         """The OK/Go button during the play: the player whose turn it is says go."""
         s = self.state
-        if s.phase == "show" and self.paused:  # OK after an undo in the show: count on
+        if s.phase == Phase.SHOW and self.paused:  # OK after an undo in the show: count on
             self.paused = False
             return self._count_show()
-        if s.phase != "play":
+        if s.phase != Phase.PLAY:
             return []
         return self._try([Go(s.turn)], f"{s.players[s.turn]} says go")
 
@@ -385,9 +522,14 @@ class Referee:
             out = self._commit([Undo()] * n, "undo", record=False)
         except IllegalMove as exc:
             self.paused = was_paused
-            return self._ask(Question("illegal", str(exc), ("dismiss",)))
+            return self._ask(Question(QuestionKind.ILLEGAL, str(exc), ("dismiss",)))
         if self.decisions:
-            self.decisions.pop()
+            undone = self.decisions.pop()
+            for e in undone.events:  # a card taken back but still lying there is not played again by the camera
+                if isinstance(e, Play) and any(e.card in cards for cards in self.table.values()):
+                    self._ask(Question(QuestionKind.UNSURE, f"{e.card} was taken back but still lies on the table: "
+                                       "pick it up and lay it again to play it, or enter the card", ("dismiss",),
+                                       card=str(e.card)))
         return out
 
     def redo(self) -> list[Decision]:
@@ -398,13 +540,17 @@ class Referee:
         old = old if isinstance(old, Card) else Card.parse(old)
         new = new if isinstance(new, Card) else Card.parse(new)
         self.questions = [q for q in self.questions if q.card != str(old)]
-        return self._try([ReplaceCard(old, new)], f"{old} corrected to {new}")
+        try:
+            return self._commit([ReplaceCard(old, new)], f"{old} corrected to {new}")
+        except IllegalMove as exc:  # the game stays as it was; the screen says why
+            return self._ask(Question(QuestionKind.ILLEGAL, f"{old} was not corrected to {new}: {exc}",
+                                      ("dismiss",), card=str(new)))
 
     def claim(self, seat: int | None, points: int) -> list[Decision]:
         """Muggins: the count a player claims for their hand (seat None: the crib)."""
         key = None if seat is None or (self.state.next_show is None and seat == self.state.dealer) else seat
         self.claims[key] = points
-        self.questions = [q for q in self.questions if q.kind != "claim"]
+        self.questions = [q for q in self.questions if q.kind != QuestionKind.CLAIM]
         return self._count_show()
 
     def correction(self, side: int, points: int, reason: str) -> list[Decision]:
@@ -415,12 +561,12 @@ class Referee:
         """A player's answer to a question on the screen."""
         if question in self.questions:
             self.questions.remove(question)
-        if question.kind == "whose-card" and isinstance(choice, int):
+        if question.kind == QuestionKind.WHOSE_CARD and isinstance(choice, int):
             return self._seat_row(choice, Card.parse(question.card))
-        if question.kind == "muggins" and choice == "take":
+        if question.kind == QuestionKind.MUGGINS and choice == "take":
             return self._try([Muggins(question.seat, question.points)],
                              f"muggins: {self.state.players[question.seat]} takes {question.points}")
-        if question.kind == "claim" and isinstance(choice, int):
+        if question.kind == QuestionKind.CLAIM and isinstance(choice, int):
             return self.claim(question.seat, choice)
         return []
 

@@ -75,9 +75,11 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class Go:
-    """The seat whose turn it is cannot play without passing 31."""
+    """The seat whose turn it is cannot play without passing 31. ``inferred``: nobody said it, the table showed it
+    (the next player laid a card, the rows were turned down); a corrected card re-infers such goes."""
 
     seat: int
+    inferred: bool = False
     type = "go"
 
 

@@ -481,9 +481,44 @@ def effective_events(log: Sequence) -> list:
     for e in kept:
         if isinstance(e, ReplaceCard):
             start = max((i for i, x in enumerate(out) if isinstance(x, Deal)), default=0)
-            out[start:] = [_substitute(x, e.old, e.new) for x in out[start:]]
+            out[start:] = _reinfer_goes(out[:start], [_substitute(x, e.old, e.new) for x in out[start:]])
         else:
             out.append(e)
+    return out
+
+
+def _reinfer_goes(before: Sequence, hand: list) -> list:
+    """The events of a hand after a card in it was corrected, with the goes nobody said worked out again: a go
+    inferred from the old card may no longer hold (the count is lower), or another may be needed (higher)."""
+    state = GameState()
+    for e in before:
+        state = apply(state, e)
+    out: list = []
+    for e in hand:
+        if isinstance(e, Go) and e.inferred:
+            continue
+        if isinstance(e, Play):
+            while state.phase == "play" and state.count > LIMIT - 10 and not (
+                    state.turn == e.seat and state.count + e.card.value <= LIMIT):
+                go = Go(state.turn, inferred=True)
+                try:
+                    state = apply(state, go)
+                except IllegalMove:
+                    break
+                out.append(go)
+        try:
+            state = apply(state, e)
+        except IllegalMove:
+            return out + hand[hand.index(e):]  # leave the rest as it was: the replay will say what is wrong
+        out.append(e)
+    if isinstance(hand[-1], Go) and hand[-1].inferred:  # the rows were turned down: the series is over
+        while state.phase == "play" and state.count > LIMIT - 10 and len(out) < 2 * len(hand):
+            go = Go(state.turn, inferred=True)
+            try:
+                state = apply(state, go)
+            except IllegalMove:
+                break
+            out.append(go)
     return out
 
 

@@ -5,8 +5,7 @@ timestamped table changes that the referee can trust.
 - A card that disappears stays for ``hold`` seconds (a hand passing over it); after that it is removed.
 - Changes: ``laid`` (a card in a zone), ``removed``, ``cleared`` (every card of a zone gone at once), ``face_down``
   (the cards of a zone turned over, e.g. after a 31), ``moved`` (slid from one zone into another).
-- Conflicts are flagged, not guessed: the same card in two places; a card already played this hand seen again; a
-  card that keeps changing name (a 6 read as a 9) is ``unsure`` until it settles.
+- Conflicts are flagged, not guessed: the same card in two places; a card that keeps changing name (a 6 read as a 9) is ``unsure`` until it settles.
 - When the picture has not changed (:class:`FrameDiffer`), recognition is skipped and the last sightings are reused.
 
 >>> from companion.vision.detection import Detection
@@ -37,7 +36,7 @@ from .zones import ELSEWHERE
 __all__ = ["Conflict", "FrameDiffer", "Sighting", "TableChange", "Tracker"]
 
 LAID, REMOVED, CLEARED, FACE_DOWN, MOVED = "laid", "removed", "cleared", "face_down", "moved"
-TWO_PLACES, REPLAYED, UNSURE = "two_places", "replayed", "unsure"
+TWO_PLACES, UNSURE = "two_places", "unsure"
 _ORDER = {REMOVED: 0, CLEARED: 0, FACE_DOWN: 0, MOVED: 1, LAID: 2}
 
 
@@ -88,7 +87,7 @@ class TableChange:
 
 @dataclass(frozen=True)
 class Conflict:
-    """Something the tracker will not guess about: ``two_places``, ``replayed`` or ``unsure`` (the card keeps
+    """Something the tracker will not guess about: ``two_places`` or ``unsure`` (the card keeps
     changing name, ``cards`` lists the names it was read as)."""
 
     kind: str
@@ -99,7 +98,6 @@ class Conflict:
     def __str__(self) -> str:
         cards, zones = " or ".join(self.cards), " and ".join(self.zones)
         return {TWO_PLACES: f"{self.time:7.2f} s  {cards} seen in two places: {zones}",
-                REPLAYED: f"{self.time:7.2f} s  {cards} was already played this hand, seen again in {zones}",
                 UNSURE: f"{self.time:7.2f} s  unsure in {zones}: {cards}?"}[self.kind]
 
 
@@ -216,7 +214,6 @@ class Tracker:
         self._recognised_at = -math.inf
         self.changes: list[TableChange] = []
         self.conflicts: list[Conflict] = []
-        self.played: set[str] = set()
         self.frames = 0
         self.recognised = 0
         self.last_detections: list[Detection] = []
@@ -247,10 +244,6 @@ class Tracker:
     def unsure(self) -> list[Conflict]:
         """The conflicts still open (cleared when the cards involved settle or leave)."""
         return [c for c in self.conflicts if (c.kind, c.cards, c.zones) in self._open_conflicts]
-
-    def forget_played(self) -> None:
-        """Start a new hand (or the show): cards laid again from now on are not 'already played'."""
-        self.played.clear()
 
     # -- frames in -----------------------------------------------------------------------------------------------
     def process(self, frame: np.ndarray, t: float) -> list[TableChange]:
@@ -533,11 +526,7 @@ class Tracker:
                 else:
                     self._flag(TWO_PLACES, (card,), (elsewhere, zone), t)
                 continue
-            if card in self.played:
-                self._flag(REPLAYED, (card,), (zone,), t)
-                continue
             self._stable.setdefault(zone, []).append(card)
-            self.played.add(card)
             out.append(TableChange(LAID, zone, (card,), self._arrived(zone, card, track), reported=t))
         return out
 

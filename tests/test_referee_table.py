@@ -1,0 +1,196 @@
+"""The referee follows the table, not a memory of cards (issue 15): a card that comes back after its zone was
+cleared is a new card; a correction re-derives the goes it implied; questions never outlive what they asked."""
+
+from __future__ import annotations
+
+from companion.cards import Card
+from companion.referee import Referee
+from companion.rules.events import Cut, Deal, Go, NewGame, Play, Starter
+from companion.rules.game import Game
+from companion.rules.variants import Options
+from companion.table import Change, Phase, QuestionKind
+from companion.vision.tracker import TableChange
+
+
+def referee(variant="six-card", players=("Ann", "Bob"), dealer=0, **options) -> Referee:
+    return Referee(Game([NewGame(variant, players, Options(**options), dealer)]))
+
+
+def lay(ref: Referee, *moves: str):
+    out = []
+    for move in moves:
+        zone, card = move.split()
+        out += ref.card_laid(zone, card)
+    return out
+
+
+def seen(ref: Referee, kind: str, zone: str, *cards: str, at: float = 0.0, from_zone: str | None = None):
+    """The tracker reports a change of the table."""
+    return ref.on_change(TableChange(kind, zone, tuple(cards), at, from_zone=from_zone))
+
+
+def play_hand_one(ref: Referee) -> None:
+    """The issue's hand: starter 5D, the play TH KS 9C 5H 6H 4C 9D 7S, the crib 2S 3D QC 8H."""
+    lay(ref, "starter 5D", "seat2 TH", "seat1 KS", "seat2 9C", "seat1 5H", "seat2 6H", "seat1 4C", "seat2 9D",
+        "seat1 7S")
+    lay(ref, "crib 2S", "crib 3D", "crib QC", "crib 8H")
+    assert ref.state.phase == Phase.DEAL
+
+
+def test_a_starter_played_in_the_last_hand_starts_the_next_hand():
+    ref = referee()
+    play_hand_one(ref)
+    decisions = lay(ref, "starter TH")  # TH was Bob's first card last hand: a new deck, a new card
+    assert [d.reason for d in decisions] == ["new hand: Bob deals; the starter is TH"]
+    assert ref.state.starter.code == "TH" and ref.state.phase == Phase.DISCARD or ref.state.phase == Phase.PLAY
+
+
+def test_a_cut_card_turned_as_the_starter_is_the_starter():
+    ref = Referee(Game([NewGame("six-card", ("Ann", "Bob"), Options(), None)]))
+    seen(ref, Change.LAID, "starter", "3C", at=1.0)
+    seen(ref, Change.LAID, "starter", "9H", at=2.0)
+    assert ref.state.phase == Phase.DEAL and ref.state.dealer == 0  # Ann cut the 3
+    seen(ref, Change.CLEARED, "starter", "3C", "9H", at=4.0)
+    decisions = seen(ref, Change.LAID, "starter", "3C", at=6.0)
+    assert [d.reason for d in decisions] == ["new hand: Ann deals; the starter is 3C"]
+
+
+def test_a_card_reported_again_where_it_still_lies_is_not_played_twice():
+    ref = referee()
+    seen(ref, Change.LAID, "starter", "5D", at=1.0)
+    assert len(seen(ref, Change.LAID, "seat2", "TH", at=2.0)) == 1
+    assert seen(ref, Change.LAID, "seat2", "TH", at=2.5) == []  # the same report again
+    assert [str(c) for c in ref.state.played[1]] == ["TH"]
+
+
+def test_a_card_picked_up_and_laid_back_in_the_play_is_the_same_card():
+    ref = referee()
+    seen(ref, Change.LAID, "starter", "5D", at=1.0)
+    seen(ref, Change.LAID, "seat2", "TH", at=2.0)
+    seen(ref, Change.REMOVED, "seat2", "TH", at=3.0)  # a hand lifted it
+    assert seen(ref, Change.LAID, "seat2", "TH", at=4.0) == []
+    assert ref.state.count == 10
+
+
+def test_a_card_slid_from_one_row_into_another_is_not_a_new_play():
+    ref = referee()
+    seen(ref, Change.LAID, "starter", "5D", at=1.0)
+    seen(ref, Change.LAID, "seat2", "TH", at=2.0)
+    assert seen(ref, Change.MOVED, "crib", "TH", at=3.0, from_zone="seat2") == []
+    assert ref.state.count == 10
+
+
+def test_a_resumed_game_takes_the_table_as_it_lies_then_follows_it():
+    game = Game([NewGame("six-card", ("Ann", "Bob"), Options(), 0), Deal(), Starter(Card.parse("5D")),
+                 Play(1, Card.parse("TH")), Play(0, Card.parse("KS"))])
+    ref = Referee(game)  # after a restart the tracker reports the whole table at once
+    for zone, card in (("starter", "5D"), ("seat2", "TH"), ("seat1", "KS")):
+        assert seen(ref, Change.LAID, zone, card, at=0.2) == []
+    assert ref.state.count == 20
+    [decision] = seen(ref, Change.LAID, "seat2", "9C", at=5.0)
+    assert decision.reason == "Bob played 9C: Twenty-nine"
+
+
+def test_three_players_cut_each_in_their_own_row():
+    ref = Referee(Game([NewGame("three-hand", ("Ann", "Bob", "Cat"), Options(), None)]))
+    seen(ref, Change.LAID, "seat2", "7H", at=1.0)
+    seen(ref, Change.LAID, "seat3", "2C", at=1.2)
+    [decision] = seen(ref, Change.LAID, "seat1", "9S", at=1.4)
+    assert decision.events == (Cut((Card.parse("9S"), Card.parse("7H"), Card.parse("2C"))),)
+    assert ref.state.dealer == 2  # Cat cut the lowest
+
+
+def test_four_players_tie_then_cut_again_in_their_rows():
+    ref = Referee(Game([NewGame("four-individual", ("Ann", "Bob", "Cat", "Dan"), Options(), None)]))
+    for i, card in enumerate(("2H", "2C", "9D", "KS")):
+        seen(ref, Change.LAID, f"seat{i + 1}", card, at=1.0 + i)
+    assert ref.state.phase == Phase.CUT
+    assert [q.kind for q in ref.questions] == [QuestionKind.CONFLICT]
+    for i, card in enumerate(("2H", "2C", "9D", "KS")):
+        seen(ref, Change.REMOVED, f"seat{i + 1}", card, at=6.0)
+    for i, card in enumerate(("8H", "4C", "2D", "KH")):  # the 2D was cut by Cat this time
+        seen(ref, Change.LAID, f"seat{i + 1}", card, at=7.0 + i)
+    assert ref.state.phase == Phase.DEAL and ref.state.dealer == 2
+    assert ref.questions == [], "the tie's question went with the tie"
+
+
+def test_a_correction_that_needs_a_go_gets_it_inferred():
+    """The count was read lower than it was: Ann's card only fits after a go by both (Bob takes the point)."""
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH", "seat1 KS", "seat2 5C", "seat1 6H")  # 5C read: 31 for two to Ann
+    assert [s.front for s in ref.state.sides] == [2, 0]
+    decisions = ref.replace_card("5C", "9C")  # it was a nine: 29, so Ann and Bob said go and Ann led the 6H
+    assert decisions and decisions[0].reason == "5C corrected to 9C"
+    assert ref.questions == []
+    assert [s.front for s in ref.state.sides] == [0, 1] and ref.state.count == 6
+    assert [type(e).__name__ for e in ref.game.log[-1:]] == ["ReplaceCard"]
+
+
+def test_a_correction_that_drops_an_inferred_go_is_re_derived():
+    """A go was inferred from the card as read; with the card corrected the go is no longer needed."""
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH", "seat1 KS", "seat2 9C")  # 29: Ann's turn
+    lay(ref, "seat1 5H")  # over 31: both said go, Bob took the point, Ann leads again
+    assert [s.front for s in ref.state.sides] == [0, 1]
+    ref.replace_card("9C", "AC")  # 21: no go; Ann's 5H makes 26 in the same series
+    assert ref.questions == []
+    assert ref.state.count == 26 and [s.front for s in ref.state.sides] == [0, 0]
+    assert not any(isinstance(e, Go) for e in _effective(ref))
+
+
+def test_a_correction_that_cannot_stand_says_why_and_changes_nothing():
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH", "seat1 KS", "seat2 5C")  # 25: Ann's turn
+    lay(ref, "seat2 4C")  # Bob again: go inferred for Ann
+    before = ref.state
+    assert ref.replace_card("5C", "AC") == []  # at 21 Ann must have played: Bob cannot have laid the 4C then
+    assert ref.state == before
+    [question] = ref.questions
+    assert question.kind == QuestionKind.ILLEGAL and question.text.startswith("5C was not corrected to AC: ")
+
+
+def test_the_five_card_play_stops_at_the_first_go_seen_on_the_table():
+    ref = referee("five-card")
+    lay(ref, "starter 2D", "seat2 TH", "seat1 KS", "seat2 9C")  # 29, Ann's turn; she cannot play the 5H
+    decisions = lay(ref, "seat1 5H")  # she lays it for the show: the play is over
+    assert decisions[0].reason.startswith("go inferred for Ann") and decisions[0].reason.endswith("play is over")
+    assert ref.state.phase == Phase.SHOW
+
+
+def test_a_question_clears_when_the_next_hand_starts_and_when_the_game_ends():
+    ref = referee()
+    lay(ref, "starter 5D")
+    lay(ref, "elsewhere 2S")  # outside every row: whose is it?
+    assert [q.kind for q in ref.questions] == [QuestionKind.WHOSE_CARD]
+    lay(ref, "seat2 2S")  # Bob lays it in his row after all: answered by the table
+    assert ref.questions == []
+    lay(ref, "seat1 KS", "seat2 9C", "seat1 5H")
+    ref.card_laid("seat1", "QQ")  # could not be read
+    assert [q.kind for q in ref.questions] == [QuestionKind.UNSURE]
+    lay(ref, "seat2 6H", "seat1 4C", "seat2 9D", "seat1 7S", "crib 2C", "crib 3D", "crib QC", "crib 8H")
+    assert ref.state.phase == Phase.DEAL and ref.questions == [], "no question outlives its hand"
+
+
+def test_a_starter_turned_before_the_play_is_over_is_kept_for_the_next_hand():
+    """After an undo the table and the game disagree by a card: the next hand must not be swallowed."""
+    ref = referee()
+    for at, (zone, card) in enumerate((("starter", "5D"), ("seat2", "TH"), ("seat1", "KS"))):
+        seen(ref, Change.LAID, zone, card, at=float(at))
+    ref.undo()  # KS taken back while it still lies there
+    assert ref.state.count == 10
+    assert any("KS was taken back" in q.text for q in ref.questions)
+    seen(ref, Change.LAID, "seat1", "KS", at=3.5)  # reported again: it lies there, it is not played again
+    assert ref.state.count == 10
+    assert seen(ref, Change.LAID, "starter", "8C", at=9.0) == []  # the next hand began on the table
+    assert ref.state.starter.code == "5D" and ref.state.phase == Phase.PLAY
+    assert seen(ref, Change.LAID, "seat2", "4H", at=10.0) == []  # held for the next hand, not played in this one
+    assert any("A new starter (8C)" in q.text for q in ref.questions)
+
+
+def _effective(ref):
+    from companion.rules.game import effective_events
+
+    return effective_events(ref.game.log)
+
+
+
