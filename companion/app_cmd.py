@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .demo import DemoGame
 
 EXIT_MISMATCH = 1
 
@@ -20,14 +24,38 @@ def add_parser(sub) -> None:
     p.add_argument("--reader", choices=("camera", "scripted"), default="camera",
                    help="scripted: with --demo, read the cards from the demo's script (checks the pipeline "
                         "without the card reader)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="with --demo, deal the demo game from this seed instead of the bundled one (3)")
+    p.add_argument("--variant", default=None,
+                   help="with --demo, the variant to play: six-card, five-card, seven-card, three-hand, four-hand "
+                        "(partners) or four-individual")
+    p.add_argument("--players", default=None,
+                   help="with --demo, the players' names in seat order, comma-separated (Ann,Bob,Cat)")
+    p.add_argument("--target", type=int, choices=(61, 121, 181), default=None,
+                   help="with --demo, the score to win (default: 61 for the bundled demo, else the variant's own)")
     p.add_argument("--log-level", choices=("debug", "info", "warning", "error"), help="override log.level")
     p.set_defaults(func=run)
+
+
+def demo_from_args(args) -> "DemoGame":
+    """The demo game the command line asks for; the bundled one (seed 3, two players, 61) without the flags.
+    A variant, player list or target that do not fit together is refused by name."""
+    from .demo import DemoGame
+    from .errors import ConfigError
+    from .rules.variants import get_variant
+
+    variant = get_variant(args.variant or "six-card")
+    players = tuple(p.strip() for p in args.players.split(",")) if args.players else None
+    if players is not None and (len(players) != variant.players or not all(players)):
+        raise ConfigError(f"--players: {variant.name} is for {variant.players} players, got {args.players!r}")
+    target = args.target or (61 if args.variant is None else None)
+    seed = 3 if args.seed is None else args.seed
+    return DemoGame.build(variant=variant.name, players=players, target=target, seed=seed)
 
 
 def run(args) -> int:
     from .app import Companion
     from .config import build_config, load_config
-    from .demo import DemoGame
     from .paths import data_dir
 
     config = load_config(args.config)
@@ -39,7 +67,7 @@ def run(args) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     demo = None
     if args.demo or (config.camera.source == "demo" and not args.source):
-        demo = DemoGame.build()
+        demo = demo_from_args(args)
     db = args.db or (data_dir() / "demo.db" if demo else None)
     if args.headless and demo is not None and args.db and not args.new_game:
         finished = _finished_demo(db, demo)
@@ -83,20 +111,60 @@ def _report(result: dict, demo) -> int:
     expected = demo.result
     if result != expected:
         print(f"companion run: the game seen differs from the game scripted "
-              f"(seen {result['scores']}, scripted {expected['scores']})", file=sys.stderr)
+              f"(seen {result['scores']}, scripted {expected['scores']}): {first_difference(result, expected)}",
+              file=sys.stderr)
         return EXIT_MISMATCH
     return 0
 
 
+def first_difference(seen: dict, scripted: dict) -> str:
+    """The first score that differs between two game results, in words."""
+    for i, (a, b) in enumerate(zip(seen["events"], scripted["events"])):
+        if a != b:
+            return f"score {i + 1} in hand {b['hand']}: seen {a['points']} for {a['side']} ({a['reason']}), " \
+                   f"scripted {b['points']} for {b['side']} ({b['reason']})"
+    n, m = len(seen["events"]), len(scripted["events"])
+    if n != m:
+        missing = scripted["events"][n] if m > n else seen["events"][m]
+        return f"{'missing' if m > n else 'extra'} score {min(n, m) + 1}: {missing['points']} for " \
+               f"{missing['side']} ({missing['reason']}, hand {missing['hand']})"
+    return f"winner seen {seen['winner']}, scripted {scripted['winner']}"
+
+
 def _headless_demo(app, demo) -> int:
     """Feed every frame of the demo through the pipeline; print the game seen; 0 if it is the game scripted."""
+    return _report(watch_to_the_end(app), demo)
+
+
+def watch_to_the_end(app, *, answer_claims: bool = True) -> dict:
+    """Feed every frame of ``app``'s table video through the pipeline until the game ends or the video does, and
+    return the game seen (:func:`companion.demo.result_of`). With muggins on, the players claim what their cards
+    are worth (``answer_claims``), as a headless table cannot press a button."""
+    from .table import Phase, QuestionKind
+
     try:
-        while app.game.state.phase != "over":
+        while app.game.state.phase != Phase.OVER:
             frame = app.source.read()
             if frame is None:
                 break
             app.process_frame(frame, app.source.time)
-        result = app.result()
+            if answer_claims:
+                for q in [q for q in app.referee.questions if q.kind == QuestionKind.CLAIM]:
+                    app.after(app.referee.answer(q, _true_count(app.referee, q.seat)))
+        return app.result()
     finally:
         app.close()
-    return _report(result, demo)
+
+
+def _true_count(referee, seat: int | None) -> int:
+    """What the hand or crib about to be counted is worth: a player who counts right claims it."""
+    from .rules.show import score_hand
+
+    s = referee.state
+    nxt = s.next_show
+    if nxt is None:
+        known = [c for d in s.discards for c in d]
+        cards = known + [c for c in referee.crib_cards if c not in known]
+        return score_hand(cards[:s.variant.crib_size], s.starter, crib=True).total
+    cards = list(s.played[nxt]) + [c for c in referee.show_cards.get(nxt, []) if c not in s.played[nxt]]
+    return score_hand(cards[:s.variant.hand_size], s.starter).total

@@ -13,15 +13,18 @@ faces, so no video file is shipped. :func:`expected_result` is what a companion 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import Card, full_deck
 from .rules.autoplay import script_hand
-from .rules.events import Crib, Cut, Discard, Go, NewGame, Play, Starter
+from .rules.events import Crib, Cut, Discard, Go, NewGame, Play, Show, Starter
 from .rules.game import Game, GameState
-from .rules.variants import Options
+from .rules.variants import Options, get_variant
+from .table import Phase, Zone, seat_zone, seat_zones
 
 PLAYERS = ("Ann", "Bob")
+NAMES = ("Ann", "Bob", "Cat", "Dan")  #: the players of a demo for more seats, in seat order
 
 
 @dataclass
@@ -33,8 +36,14 @@ class DemoGame:
     seed: int
 
     @classmethod
-    def build(cls, *, target: int = 61, seed: int = 3, variant: str = "six-card",
-              players: tuple[str, ...] = PLAYERS, max_hands: int = 30) -> DemoGame:
+    def build(cls, *, target: int | None = 61, seed: int = 3, variant: str = "six-card",
+              players: Sequence[str] | None = None, options: Options = Options(),
+              max_hands: int = 60) -> DemoGame:
+        """A whole game of ``variant`` between ``players`` (the variant's number of the demo's names when None)
+        to ``target`` (the variant's own when None), dealt from decks shuffled by ``seed``: the same arguments
+        always give the same game."""
+        v = get_variant(variant)
+        players = tuple(players) if players else (PLAYERS if v.players == 2 else NAMES[:v.players])
         rng = random.Random(seed)
         deck = full_deck()
         rng.shuffle(deck)
@@ -43,10 +52,10 @@ class DemoGame:
         while len({c.rank for c in cut}) < len(cut) or [c.rank for c in cut].count(min(c.rank for c in cut)) > 1:
             rng.shuffle(deck)
             cut = deck[:len(players)]
-        game = Game([NewGame(variant, players, Options(), None, target)])
+        game = Game([NewGame(variant, tuple(players), options, None, target)])
         game.apply(Cut(tuple(cut)))
         for _ in range(max_hands):
-            if game.state.phase == "over":
+            if game.state.phase == Phase.OVER:
                 break
             hand_deck = full_deck()
             rng.shuffle(hand_deck)
@@ -69,18 +78,25 @@ def result_of(state: GameState) -> dict:
     }
 
 
-def demo_table(demo: DemoGame, *, size=(1280, 720), fps: float = 10.0, step: float = 0.9, extras: bool = True):
-    """The table video of ``demo``: a :class:`~companion.sim.table.TableSim` ready to render."""
+def demo_size(seats: int) -> tuple[int, int]:
+    """The camera resolution a user should pick for a mat of ``seats``: the 3- and 4-seat mat is larger, so its
+    cards need 1080p to stay over the reader's smallest card height."""
+    return (1280, 720) if seats <= 2 else (1920, 1080)
+
+
+def demo_table(demo: DemoGame, *, size=None, fps: float = 10.0, step: float = 0.9, extras: bool = True):
+    """The table video of ``demo``: a :class:`~companion.sim.table.TableSim` ready to render.
+
+    Two players cut side by side in the starter spot; three or four each lay their cut card in their own row, where
+    it says whose it is. Rows are turned down after a go or 31; a card not played (the five-card game stops at the
+    first go) is laid in its row for the show; the dealer turns the crib up in his row and the crib spot."""
     from .sim.table import TableSim
 
     players = len(demo.final.players)
-    sim = TableSim(seats=players, size=size, fps=fps, seed=demo.seed)
+    sim = TableSim(seats=players, size=size or demo_size(players), fps=fps, seed=demo.seed)
     t = 0.5
     replay = Game()
     passed_once = False
-
-    def seat_zone(seat: int) -> str:
-        return f"seat{seat + 1}"
 
     def turn_down_rows(at: float) -> float:
         for seat in range(players):
@@ -94,19 +110,23 @@ def demo_table(demo: DemoGame, *, size=(1280, 720), fps: float = 10.0, step: flo
         replay.apply(event)
         after = replay.state
         if isinstance(event, Cut):
+            in_rows = len(event.cards) > 2
             for seat, card in enumerate(event.cards):  # side by side, each index corner in view
-                offset = ((seat - (len(event.cards) - 1) / 2) * 34.0, 0.0)
-                sim.lay(str(card), "starter", at=t, by=seat_zone(seat), offset=offset)
+                offset = (0.0, 0.0) if in_rows else ((seat - (len(event.cards) - 1) / 2) * 34.0, 0.0)
+                sim.lay(str(card), seat_zone(seat) if in_rows else Zone.STARTER, at=t, by=seat_zone(seat),
+                        offset=offset)
                 t += step
             t += 0.6
-            sim.clear("starter", at=t)
+            for zone in seat_zones(players) if in_rows else (Zone.STARTER,):
+                sim.clear(zone, at=t)
+                t += 0.3
             t += step
         elif isinstance(event, Discard):
             for card in event.cards:
-                sim.lay(str(card), "crib", at=t, face_up=False, by=seat_zone(event.seat))
+                sim.lay(str(card), Zone.CRIB, at=t, face_up=False, by=seat_zone(event.seat))
                 t += 0.4
         elif isinstance(event, Starter):
-            sim.lay(str(event.card), "starter", at=t)
+            sim.lay(str(event.card), Zone.STARTER, at=t)
             t += step
         elif isinstance(event, Play):
             sim.lay(str(event.card), seat_zone(event.seat), at=t)
@@ -114,12 +134,19 @@ def demo_table(demo: DemoGame, *, size=(1280, 720), fps: float = 10.0, step: flo
             if extras and not passed_once and len(after.series) == 2:
                 sim.pass_hand(seat_zone(event.seat), at=t - 0.3, duration=0.5)  # a hand reaching across
                 passed_once = True
-        if isinstance(event, (Play, Go)) and after.phase == "play" and before.series and not after.series:
+        elif isinstance(event, Show):
+            for card in event.cards:  # cards the play never reached (the five-card game) are laid for the show
+                if card not in before.played[event.seat]:
+                    sim.lay(str(card), seat_zone(event.seat), at=t)
+                    t += step
+        if isinstance(event, (Play, Go)) and after.phase == Phase.PLAY and before.series and not after.series:
             t = turn_down_rows(t + 0.3) + 0.3  # the series is over (a go or 31): rows turned down
+        elif isinstance(event, Go) and after.phase != Phase.PLAY:
+            t = turn_down_rows(t + 0.3) + 0.3  # a go ended the play (the five-card game): rows turned down
         if isinstance(event, Crib):
             # the hands are gathered, then the dealer turns the crib up and spreads it in his row and the crib spot
             dealer_row = seat_zone(before.dealer)
-            for zone in [seat_zone(s) for s in range(players)] + ["crib"]:
+            for zone in list(seat_zones(players)) + [Zone.CRIB]:
                 sim.clear(zone, at=t)
                 t += 0.3
             t += 0.5
@@ -130,10 +157,10 @@ def demo_table(demo: DemoGame, *, size=(1280, 720), fps: float = 10.0, step: flo
                     gap = 21.0 * i
                     sim.lay(str(card), dealer_row, at=t, offset=(along[0] * gap, along[1] * gap))
                 else:  # and the last one in the crib spot
-                    sim.lay(str(card), "crib", at=t, by=dealer_row)
+                    sim.lay(str(card), Zone.CRIB, at=t, by=dealer_row)
                 t += step * 0.8
             t += 0.8
-            for zone in (dealer_row, "crib", "starter"):
+            for zone in (dealer_row, Zone.CRIB, Zone.STARTER):
                 sim.clear(zone, at=t)
                 t += 0.3
             t += 0.8

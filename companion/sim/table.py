@@ -14,6 +14,7 @@ TableSim(seats=2, paper='a4', actions=3)
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
 from dataclasses import dataclass, field, replace
@@ -111,6 +112,8 @@ class TableSim:
         self._cameras: list[tuple[float, TableCamera]] = [(-math.inf, self.camera)]
         self._light: list[tuple[float, float, float, float]] = []  # (start, end, from, to)
         self._changes: list[tuple[float, int, dict]] = []  # (time, seq, state snapshot)
+        self._change_times: list[float] | None = None
+        self._spans: np.ndarray | None = None
         self._snapshot(-math.inf)
 
     def __repr__(self) -> str:
@@ -243,10 +246,17 @@ class TableSim:
     def _hand(self, zone: str, target, at: float, *, dwell: float = 0.15, carry=None) -> None:
         self._hands.append(self._make_hand(zone, target, at, dwell=dwell, carry=carry))
 
+    def _active_hands(self, t: float) -> list[_Hand]:
+        """The hands over the table at ``t`` (a whole game scripts hundreds: look only at those moving now)."""
+        if self._spans is None or len(self._spans) != len(self._hands):
+            self._spans = np.array([(h.start, h.end) for h in self._hands], np.float64).reshape(-1, 2)
+        live = np.nonzero((self._spans[:, 0] <= t) & (self._spans[:, 1] >= t))[0]
+        return [self._hands[i] for i in live]
+
     def hand_polygons(self, t: float) -> list[np.ndarray]:
         """The hands over the table at ``t`` as polygons in mat mm (arm and palm)."""
         out = []
-        for hand in self._hands:
+        for hand in self._active_hands(t):
             p = hand.position(t)
             if p is None:
                 continue
@@ -265,7 +275,7 @@ class TableSim:
     def carried(self, t: float) -> list[CardState]:
         """Cards held in a hand, face up, on their way to the table at ``t``."""
         out = []
-        for hand in self._hands:
+        for hand in self._active_hands(t):
             if hand.carry is not None and hand.start <= t < hand.at:
                 p = hand.position(t)
                 toward = np.subtract(hand.edge, hand.target)
@@ -285,11 +295,10 @@ class TableSim:
 
     def table_at(self, t: float) -> dict[str, CardState]:
         """The cards lying on the table at ``t`` (card -> state)."""
-        state: dict[str, CardState] = {}
-        for at, _, snap in self._changes:
-            if at <= t:
-                state = snap
-        return state
+        if self._change_times is None or len(self._change_times) != len(self._changes):
+            self._change_times = [at for at, _, _ in self._changes]
+        i = bisect.bisect_right(self._change_times, t)
+        return self._changes[i - 1][2] if i else {}
 
     # -- pictures ---------------------------------------------------------------------------------------------------
     def render(self, t: float) -> np.ndarray:
@@ -358,6 +367,13 @@ class TableSim:
         from .reader import SimSource
 
         return SimSource(self)
+
+    def calibration(self):
+        """The calibration a camera that never moves would find: the simulated camera's own mat -> image mapping
+        (for tests that read the table with the scripted reader and need no markers found in small frames)."""
+        from ..vision.calibration import Calibration
+
+        return Calibration(self.camera.homography, self.mat.zones, self.size, "simulated")
 
     def recognizer(self, **kw):
         """A scripted card reader that reports what truly lies visible on the table at the frame's time."""
