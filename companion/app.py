@@ -64,6 +64,8 @@ class Companion:
     timings: list[Timing] = field(default_factory=list)
     clock: Callable[[], float] = time.monotonic
     frame_index: int = 0
+    reads_pixels: bool = False  # the card reader reads the picture (not the simulator's script)
+    _sized_for: Any = None  # the calibration the card size was last checked for
     pace: float | None = None  # a replay read at this many video seconds per wall second (None: as fast as read)
     _started: float | None = None
     _scores_seen: int = 0
@@ -163,6 +165,7 @@ class Companion:
         calibrator = calibration if calibration is not None else \
             AutoCalibrator(fallback=_manual_calibration(cam.calibration))
         self.tracker = Tracker(recognize, calibrator, k=t.k, n=t.n, hold=t.hold, partial_reads=real_reader)
+        self.reads_pixels = real_reader
 
     def _open_display(self) -> None:
         try:
@@ -245,6 +248,7 @@ class Companion:
             log.debug("table: %s", change)
             decisions += self.handle_change(change)
         self._conflicts()
+        self._check_card_size()
         if decisions:
             self.after(decisions)
             shown = self.clock()
@@ -329,6 +333,20 @@ class Companion:
         elif "camera" in self.messages and self.messages["camera"].text == CAMERA_LOST.text:
             del self.messages["camera"]
 
+    def _check_card_size(self) -> None:
+        """Say so on the screen when the camera sees cards smaller than the reader can read (a 3- or 4-seat mat
+        at 720p, a camera set too high), instead of sitting silent while nothing is read."""
+        calibration = getattr(self.tracker, "calibration", None)
+        if calibration is None or calibration is self._sized_for or not self.reads_pixels:
+            return
+        self._sized_for = calibration
+        height = card_height_px(calibration)
+        if height < reader_min_card_px():
+            log.warning("cards are %.0f px tall in the picture; the reader needs %.0f", height, reader_min_card_px())
+            self.messages["card-size"] = Message(CARDS_TOO_SMALL, "warning")
+        else:
+            self.messages.pop("card-size", None)
+
     def _conflicts(self) -> None:
         for key in [k for k in self.messages if k.startswith("conflict:")]:
             del self.messages[key]
@@ -380,6 +398,28 @@ class Companion:
 
 
 # --- helpers ---------------------------------------------------------------------------------------------------
+
+CARDS_TOO_SMALL = "Cards are too small for the reader: raise the camera resolution or lower the camera"
+
+
+def card_height_px(calibration) -> float:
+    """How tall (px) the smallest-looking card on the mat is through ``calibration``: a card's long side in the
+    middle of each zone, laid the way that zone faces (the far side of a tilted camera's picture is smallest)."""
+    heights = []
+    for zone in calibration.zones.zones:
+        cx, cy = zone.center
+        dx, dy = (0.0, 44.0) if int(zone.facing) % 180 == 0 else (44.0, 0.0)
+        a, b = calibration.to_image([(cx - dx, cy - dy), (cx + dx, cy + dy)])
+        heights.append(float(((a - b) ** 2).sum() ** 0.5))
+    return min(heights)
+
+
+def reader_min_card_px() -> float:
+    """The smallest card height (px) the card reader names a card at."""
+    from .vision import detection
+
+    return float(getattr(detection, "MIN_HEIGHT", 0.0))
+
 
 def _open_store(path: str | Path, messages: dict[str, Message]) -> EventStore:
     try:

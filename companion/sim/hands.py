@@ -11,17 +11,33 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..cards import RANKS, SUITS, Card
+from ..rules.autoplay import script_hand
+from ..rules.events import Go, NewGame, Play
+from ..rules.game import Game
+from ..table import seat_zone
 from .table import TableSim
 
 __all__ = ["play_hand", "card_value"]
 
-RANKS = "A23456789TJQK"
-SUITS = "CDHS"
+#: the variant whose play a hand of ``seats`` players follows: four cards each to play in every one of them
+_VARIANT = {2: "six-card", 3: "three-hand", 4: "four-individual"}
 
 
 def card_value(card: str) -> int:
     """The counting value of a card in the play: ace 1, face cards 10."""
-    return min(RANKS.index(card[0]) + 1, 10)
+    return Card.parse(card).value
+
+
+def _deck_for(game: Game, kept: dict[int, list[str]], starter: str, spare: list[str]) -> list[Card]:
+    """A deck order that deals each seat (from 1) the cards in ``kept`` to keep and turns ``starter``: the
+    discards and the crib's card from the deck come from ``spare``."""
+    v = game.state.variant
+    order: list[str] = []
+    for seat in range(1, len(kept) + 1):
+        order += [spare.pop() for _ in range(v.discard)] + kept[seat]
+    order += [spare.pop() for _ in range(v.crib_from_deck)] + [starter]
+    return [Card.parse(c) for c in order]
 
 
 def play_hand(seed: int = 0, *, seats: int = 2, extras: bool = True, size=(1280, 720), fps: float = 10.0,
@@ -30,12 +46,14 @@ def play_hand(seed: int = 0, *, seats: int = 2, extras: bool = True, size=(1280,
     """A simulated hand: the starter turned, then the play (seats lay in turn, ``go`` and 31 reset the count and the
     round's cards are turned face down), then every row picked up. ``extras`` adds a hand passing over the cards, a
     change of light, a bump of the camera and a card slid after it was laid. ``cards`` fixes each seat's four
-    cards (``{1: [...], 2: [...]}``) instead of dealing at random."""
+    cards (``{1: [...], 2: [...]}``) instead of dealing at random. The play itself is the rules engine's
+    (:func:`companion.rules.autoplay.script_hand`: each seat lays the first of its cards that fits)."""
     rng = np.random.default_rng(seed)
     deck_cards = [r + s for r in RANKS for s in SUITS]
     rng.shuffle(deck_cards)
     hands = {s: list(cards[s]) if cards else [deck_cards.pop() for _ in range(4)] for s in range(1, seats + 1)}
     starter = starter or deck_cards.pop()
+    spare = [c for c in deck_cards if c != starter and all(c not in h for h in hands.values())]
     sim = TableSim(seats=seats, size=size, fps=fps, seed=seed, deck=deck, **sim_options)
     dealer = seats
     script: list[tuple[float, int, tuple]] = []
@@ -46,37 +64,30 @@ def play_hand(seed: int = 0, *, seats: int = 2, extras: bool = True, size=(1280,
     at(0.3, "lay", "back", "deck", {"face_up": False, "by": f"seat{dealer}"})
     at(1.2, "lay", "back2", "crib", {"face_up": False, "by": f"seat{dealer}"})
     at(2.4, "lay", starter, "starter", {"by": f"seat{dealer}"})
+    game = Game([NewGame(_VARIANT[seats], tuple(f"P{i}" for i in range(seats)), first_dealer=dealer - 1,
+                         target=121)])
+    played = [e for e in script_hand(game, _deck_for(game, hands, starter, spare)) if isinstance(e, (Play, Go))]
     t = 4.0
-    count, turn, last_played, passed = 0, 1, None, set()
     laid_times: list[tuple[float, str, str]] = []
-    round_cards: dict[int, list[str]] = {s: [] for s in hands}
-    while any(hands.values()):
-        playable = [c for c in hands[turn] if count + card_value(c) <= 31]
-        if playable:
-            card = playable[0]
-            hands[turn].remove(card)
-            count += card_value(card)
-            at(t, "lay", card, f"seat{turn}", {})
-            laid_times.append((t, card, f"seat{turn}"))
-            round_cards[turn].append(card)
-            last_played = turn
-            passed.discard(turn)
+    replay = Game(game.log[:game.log.index(played[0])])
+    round_seats: set[int] = set()
+    for event in played:
+        before = replay.state
+        replay.apply(event)
+        if isinstance(event, Play):
+            zone = seat_zone(event.seat)
+            at(t, "lay", str(event.card), zone, {})
+            laid_times.append((t, str(event.card), zone))
+            round_seats.add(event.seat)
             t += gap + float(rng.uniform(-0.2, 0.3))
-        else:
-            passed.add(turn)
-        round_over = count == 31 or len(passed | {s for s in hands if not hands[s]}) >= seats
-        if round_over and any(hands.values()):
+        after = replay.state
+        if after.phase == "play" and before.series and not after.series:  # a go or 31: the round is over
             t += 0.4
-            for s in hands:
-                if round_cards[s]:
-                    at(t, "turn_down", f"seat{s}")
-                    t += 0.9
-            round_cards = {s: [] for s in hands}
-            count, passed = 0, set()
-            turn = last_played % seats + 1
+            for seat in sorted(round_seats):
+                at(t, "turn_down", seat_zone(seat))
+                t += 0.9
+            round_seats = set()
             t += 0.8
-            continue
-        turn = turn % seats + 1
     t += 0.8
     for s in hands:
         at(t, "clear", f"seat{s}")

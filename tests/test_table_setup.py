@@ -1,0 +1,53 @@
+"""The mat, the camera's resolution and the card reader agree, or the screen says what to change (issue 15)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.app import CARDS_TOO_SMALL, Companion, card_height_px
+from companion.config import build_config
+from companion.demo import DemoGame, demo_size, demo_table
+
+
+def first_frames(size, frames: int = 3) -> Companion:
+    demo = DemoGame.build(variant="three-hand", target=None, seed=1)
+    config = build_config({"board": {"driver": "virtual"}, "speech": {"enabled": False}}, "test")
+    app = Companion.create(config, headless=True, demo=demo, db_path=":memory:", new_game=True, demo_size=size)
+    for _ in range(frames):
+        app.process_frame(app.source.read(), app.source.time)
+    return app
+
+
+def test_a_three_seat_mat_at_720p_says_the_cards_are_too_small():
+    app = first_frames((1280, 720))
+    try:
+        assert app.tracker.calibration is not None, "the mat's markers were found"
+        assert CARDS_TOO_SMALL in [m.text for m in app.current_messages()]
+    finally:
+        app.close()
+
+
+def test_the_demo_picks_1080p_for_the_three_seat_mat_and_says_nothing():
+    assert demo_size(3) == (1920, 1080) and demo_size(2) == (1280, 720)
+    app = first_frames(None)
+    try:
+        assert app.tracker.calibration is not None
+        assert CARDS_TOO_SMALL not in [m.text for m in app.current_messages()]
+    finally:
+        app.close()
+
+
+@pytest.mark.parametrize("seats,variant", [(2, "seven-card"), (3, "three-hand"), (4, "four-individual")])
+def test_every_card_of_a_row_lies_inside_its_row(seats, variant):
+    """Rows are long enough for every card the variant plays (seven-card: five), and the cut fits."""
+    demo = DemoGame.build(variant=variant, target=None, seed=2)
+    sim = demo_table(demo)
+    zones = sim.mat.zones
+    placed = 0
+    for change in sim.truth:
+        if change.kind == "laid":
+            state = sim.table_at(change.time)[change.cards[0]]
+            assert zones.zone_at(*state.pos) == change.zone, f"{change}: lies in {zones.zone_at(*state.pos)}"
+            placed += 1
+    assert placed > 20
+    assert card_height_px(sim.calibration()) >= 115
