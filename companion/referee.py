@@ -403,7 +403,10 @@ class Referee:
             goes.append(go)
         if not goes:
             return []
-        return self._try(goes, f"the cards in {zone} were turned down: go")
+        seat = zone_seat(zone)
+        where = f"{s.players[seat]}'s row was" if seat is not None and seat < len(s.players) else \
+            f"the cards in the {zone} were"
+        return self._try(goes, f"{where} turned down: go")
 
     def _try(self, events: Sequence, reason: str) -> list[Decision]:
         try:

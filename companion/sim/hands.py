@@ -1,7 +1,7 @@
 """Whole simulated hands of cribbage's play, dealt at random, with the disturbances of a real table.
 
 >>> sim = play_hand(seed=4, seats=2, extras=False)
->>> [c.kind for c in sim.truth][:3]
+>>> [str(c.kind) for c in sim.truth][:3]
 ['laid', 'laid', 'laid']
 >>> sim.truth[0].zone
 'starter'

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import ConfigError
+from ..table import Zone as Place, seat_zone  # noqa: F401  (seat_zone: the one seat -> zone name)
 from .detection import Detection
 
 if TYPE_CHECKING:
@@ -29,12 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["ELSEWHERE", "LAYOUTS_PATH", "Zone", "ZoneMap", "place", "seat_zone"]
 
 LAYOUTS_PATH = Path(__file__).with_name("mat_layouts.json")
-ELSEWHERE = "elsewhere"
-
-
-def seat_zone(seat: int) -> str:
-    """The zone name of a seat's play row: ``seat_zone(2) == 'seat2'``."""
-    return f"seat{seat}"
+ELSEWHERE: str = Place.ELSEWHERE.value
 
 
 @dataclass(frozen=True)
