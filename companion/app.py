@@ -26,7 +26,7 @@ from .rules.events import NewGame
 from .service import Notifier
 from .speech import Speaker
 from .store import EventStore, StoredGame
-from .table import Phase
+from .table import Phase, Screen
 from .ui import Controller
 
 log = logging.getLogger("companion")
@@ -355,7 +355,7 @@ class Companion:
 
     def current_messages(self) -> tuple[Message, ...]:
         out = list(self.messages.values())
-        if self.referee.questions and self.controller.screen != "question":
+        if self.referee.questions and self.controller.screen != Screen.QUESTION:
             out.insert(0, Message(f"{self.referee.questions[0].text} (OK to answer)", "warning"))
         return tuple(out[:3])
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from .rules.phases import Phase
+
 __all__ = ["BACK", "UNKNOWN", "Change", "Phase", "QuestionKind", "Screen", "SourceStatus", "Zone",
            "seat_zone", "zone_seat", "seat_zones"]
 
@@ -63,18 +65,6 @@ class Change(StrEnum):
     CLEARED = "cleared"  #: every card of a zone picked up at once
     FACE_DOWN = "face_down"  #: the cards of a zone turned over where they lie (after a go or 31)
     MOVED = "moved"  #: a card slid from one zone into another
-
-
-class Phase(StrEnum):
-    """Where the game is (``GameState.phase``)."""
-
-    NEW = "new"
-    CUT = "cut"
-    DEAL = "deal"
-    DISCARD = "discard"
-    PLAY = "play"
-    SHOW = "show"
-    OVER = "over"
 
 
 class QuestionKind(StrEnum):

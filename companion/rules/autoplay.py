@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from ..cards import Card
 from .events import Crib, Deal, Discard, Go, NewGame, Play, Show, Starter
 from .game import Game, replay  # noqa: F401 - the module example uses it
+from .phases import Phase
 from .play import LIMIT
 from .variants import Options
 
@@ -31,7 +32,7 @@ def script_hand(game: Game, deck: Sequence[Card]) -> list:
     def do(event) -> bool:
         game.apply(event)
         events.append(event)
-        return game.state.phase != "over"
+        return game.state.phase != Phase.OVER
 
     cards = iter(deck)
     dealt = [[next(cards) for _ in range(v.dealt)] for _ in range(n)]
@@ -45,7 +46,7 @@ def script_hand(game: Game, deck: Sequence[Card]) -> list:
     if not do(Starter(starter)):
         return events
     left = [list(k) for k in kept]
-    while game.state.phase == "play":
+    while game.state.phase == Phase.PLAY:
         seat = game.state.turn
         playable = [c for c in left[seat] if game.state.count + c.value <= LIMIT]
         if playable:
@@ -71,7 +72,7 @@ def script_game(variant: str, players: Sequence[str], decks: Iterable[Sequence[C
     game = Game([NewGame(variant, tuple(players), options, first_dealer, target)])
     events = list(game.log)
     for i, deck in enumerate(decks):
-        if game.state.phase == "over" or (max_hands is not None and i >= max_hands):
+        if game.state.phase == Phase.OVER or (max_hands is not None and i >= max_hands):
             break
         events += script_hand(game, deck)
     return events

@@ -23,6 +23,7 @@ from ..cards import Card
 from ..errors import CompanionError, IllegalMove
 from .events import (Correction, Crib, Cut, Deal, Discard, Go, Muggins, NewGame, Play, Redo, ReplaceCard, Show,
                      Starter, Undo)
+from .phases import Phase
 from .play import LIMIT, score_play
 from .score import Score, ScoreItem
 from .show import score_hand
@@ -128,7 +129,7 @@ class GameState:
     def next_show(self) -> int | None | str:
         """The seat to count next in the show, None for the crib, or ``"done"``."""
         order = self.show_order
-        return order[len(self.shows)] if self.phase == "show" and len(self.shows) < len(order) else "done"
+        return order[len(self.shows)] if self.phase == Phase.SHOW and len(self.shows) < len(order) else "done"
 
     def cards_left(self, seat: int) -> int:
         return self.variant.hand_size - len(self.played[seat]) if self.variant else 0
@@ -145,7 +146,7 @@ class GameState:
 # --- pegging ---------------------------------------------------------------------------------------------------
 
 def _peg(s: GameState, side: int, points: int, reason: str, seat: int | None, score: Score | None) -> GameState:
-    if points == 0 or s.phase == "over":
+    if points == 0 or s.phase == Phase.OVER:
         return s
     old = s.sides[side]
     front = max(0, old.front + points)
@@ -188,7 +189,7 @@ def _simple_score(kind: str, cards: tuple[Card, ...], points: int, spoken: str) 
 # --- one pure update per event type -------------------------------------------------------------------------
 
 def _need(s: GameState, *phases: str, doing: str) -> None:
-    if s.phase == "over":
+    if s.phase == Phase.OVER:
         raise IllegalMove(f"the game is over: {s.sides[s.winner].name} won" if s.winner is not None
                           else "the game is over")
     if s.phase not in phases:
@@ -207,7 +208,7 @@ def _unseen(s: GameState, cards: Iterable[Card]) -> None:
 
 
 def _new_game(s: GameState, e: NewGame) -> GameState:
-    if s.phase != "new":
+    if s.phase != Phase.NEW:
         raise IllegalMove("a game is already under way: start a new game instead")
     variant = get_variant(e.variant)
     if e.target is not None:
@@ -310,7 +311,7 @@ def _go(s: GameState, e: Go) -> GameState:
 
 def _advance(s: GameState, after: int) -> GameState:
     """Pass the turn on after a card or a go; end the series when nobody can play or the count is 31."""
-    if s.phase == "over":
+    if s.phase == Phase.OVER:
         return s
     n = len(s.players)
     if s.count < LIMIT:
@@ -332,7 +333,7 @@ def _end_series(s: GameState) -> GameState:
             card = s.series[-1][1]
             words = "One for last card" if all_out else "One for the go"
             s = _peg(s, side, 1, reason, last, _simple_score(reason, (card,), 1, words))
-            if s.phase == "over":
+            if s.phase == Phase.OVER:
                 return s
     s = replace(s, count=0, series=(), passed=frozenset())
     if all_out or s.variant.play_stops_at_first_go:
@@ -395,7 +396,7 @@ def _crib(s: GameState, e: Crib) -> GameState:
     s = replace(s, shows=s.shows + (ShowEntry(None, cards, score, e.claimed),), seen=s.seen | set(cards),
                 pending_muggins=(s.dealer, missed) if missed else None)
     s = _peg(s, s.side_of(s.dealer), pegged, "crib", s.dealer, score)
-    if s.phase == "over":
+    if s.phase == Phase.OVER:
         return s
     return replace(s, phase="deal", dealer=(s.dealer + 1) % len(s.players), turn=None)
 
@@ -498,7 +499,7 @@ def _reinfer_goes(before: Sequence, hand: list) -> list:
         if isinstance(e, Go) and e.inferred:
             continue
         if isinstance(e, Play):
-            while state.phase == "play" and state.count > LIMIT - 10 and not (
+            while state.phase == Phase.PLAY and state.count > LIMIT - 10 and not (
                     state.turn == e.seat and state.count + e.card.value <= LIMIT):
                 go = Go(state.turn, inferred=True)
                 try:
@@ -512,7 +513,7 @@ def _reinfer_goes(before: Sequence, hand: list) -> list:
             return out + hand[hand.index(e):]  # leave the rest as it was: the replay will say what is wrong
         out.append(e)
     if isinstance(hand[-1], Go) and hand[-1].inferred:  # the rows were turned down: the series is over
-        while state.phase == "play" and state.count > LIMIT - 10 and len(out) < 2 * len(hand):
+        while state.phase == Phase.PLAY and state.count > LIMIT - 10 and len(out) < 2 * len(hand):
             go = Go(state.turn, inferred=True)
             try:
                 state = apply(state, go)

@@ -15,7 +15,8 @@ from ..cards import RANKS, SUITS, Card
 from ..rules.autoplay import script_hand
 from ..rules.events import Go, NewGame, Play
 from ..rules.game import Game
-from ..table import seat_zone
+from ..rules.phases import Phase
+from ..table import Zone, seat_zone
 from .table import TableSim
 
 __all__ = ["play_hand", "card_value"]
@@ -61,9 +62,9 @@ def play_hand(seed: int = 0, *, seats: int = 2, extras: bool = True, size=(1280,
     def at(t: float, *call) -> None:
         script.append((round(t, 2), len(script), call))
 
-    at(0.3, "lay", "back", "deck", {"face_up": False, "by": f"seat{dealer}"})
-    at(1.2, "lay", "back2", "crib", {"face_up": False, "by": f"seat{dealer}"})
-    at(2.4, "lay", starter, "starter", {"by": f"seat{dealer}"})
+    at(0.3, "lay", "back", Zone.DECK, {"face_up": False, "by": f"seat{dealer}"})
+    at(1.2, "lay", "back2", Zone.CRIB, {"face_up": False, "by": f"seat{dealer}"})
+    at(2.4, "lay", starter, Zone.STARTER, {"by": f"seat{dealer}"})
     game = Game([NewGame(_VARIANT[seats], tuple(f"P{i}" for i in range(seats)), first_dealer=dealer - 1,
                          target=121)])
     played = [e for e in script_hand(game, _deck_for(game, hands, starter, spare)) if isinstance(e, (Play, Go))]
@@ -81,7 +82,7 @@ def play_hand(seed: int = 0, *, seats: int = 2, extras: bool = True, size=(1280,
             round_seats.add(event.seat)
             t += gap + float(rng.uniform(-0.2, 0.3))
         after = replay.state
-        if after.phase == "play" and before.series and not after.series:  # a go or 31: the round is over
+        if after.phase == Phase.PLAY and before.series and not after.series:  # a go or 31: the round is over
             t += 0.4
             for seat in sorted(round_seats):
                 at(t, "turn_down", seat_zone(seat))

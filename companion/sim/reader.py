@@ -6,7 +6,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ..vision.detection import BACK, Detection
+from ..table import BACK, Change
+from ..vision.detection import Detection
 from ..vision.sources import FrameSource
 from .cards import card_corners_mm
 
@@ -66,7 +67,7 @@ class ScriptedRecognizer:
         self.backs = backs
         self.calls = 0
         self._rng = np.random.default_rng(seed)
-        self._laid = {c.cards[0]: c.time for c in sim.truth if c.kind == "laid"}
+        self._laid = {c.cards[0]: c.time for c in sim.truth if c.kind == Change.LAID}
 
     def __call__(self, frame: np.ndarray) -> list[Detection]:
         self.calls += 1

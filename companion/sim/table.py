@@ -24,6 +24,7 @@ from typing import Iterator
 import cv2
 import numpy as np
 
+from ..table import Zone
 from ..vision.mat import Mat, make_mat
 from ..vision.tracker import CLEARED, FACE_DOWN, LAID, MOVED, REMOVED, TableChange
 from .camera import TableCamera, render_mat_layer
@@ -280,7 +281,7 @@ class TableSim:
                 p = hand.position(t)
                 toward = np.subtract(hand.edge, hand.target)
                 toward = toward / (np.linalg.norm(toward) or 1)
-                out.append(replace(hand.carry, pos=(p[0] - toward[0] * 45, p[1] - toward[1] * 45), zone="elsewhere"))
+                out.append(replace(hand.carry, pos=(p[0] - toward[0] * 45, p[1] - toward[1] * 45), zone=Zone.ELSEWHERE))
         return out
 
     def camera_at(self, t: float) -> TableCamera:
