@@ -18,9 +18,7 @@ gets a typo caught at import time instead of a silently wrong comparison.
 
 from __future__ import annotations
 
-from enum import StrEnum
-
-from .rules.phases import Phase
+from .rules.phases import Phase, Word
 
 __all__ = ["BACK", "UNKNOWN", "Change", "Phase", "QuestionKind", "Screen", "SourceStatus", "Zone",
            "seat_zone", "zone_seat", "seat_zones"]
@@ -29,7 +27,7 @@ __all__ = ["BACK", "UNKNOWN", "Change", "Phase", "QuestionKind", "Screen", "Sour
 BACK, UNKNOWN = "back", "unknown"
 
 
-class Zone(StrEnum):
+class Zone(Word):
     """The zones of the mat that are not a seat's play row (those are ``seat1`` .. ``seat4``: :func:`seat_zone`)."""
 
     STARTER = "starter"
@@ -57,7 +55,7 @@ def seat_zones(players: int) -> tuple[str, ...]:
     return tuple(seat_zone(s) for s in range(players))
 
 
-class Change(StrEnum):
+class Change(Word):
     """What the tracker says happened on the table."""
 
     LAID = "laid"  #: a card newly lying face up in a zone
@@ -67,7 +65,7 @@ class Change(StrEnum):
     MOVED = "moved"  #: a card slid from one zone into another
 
 
-class QuestionKind(StrEnum):
+class QuestionKind(Word):
     """What the referee asks a player instead of guessing."""
 
     WHOSE_CARD = "whose-card"  #: a card outside every row
@@ -78,7 +76,7 @@ class QuestionKind(StrEnum):
     UNSURE = "unsure"  #: something could not be read (a card, the starter)
 
 
-class Screen(StrEnum):
+class Screen(Word):
     """The screens of the controller (what the buttons, keys and touches act on)."""
 
     GAME = ""  #: the game's own screen (the play, the show, the scoreboard)
@@ -90,7 +88,7 @@ class Screen(StrEnum):
     SCOREBOARD = "scoreboard"
 
 
-class SourceStatus(StrEnum):
+class SourceStatus(Word):
     """How a frame source is doing, as a value rather than a sentence to parse."""
 
     STARTING = "starting"

@@ -8,11 +8,19 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["Phase"]
+__all__ = ["Phase", "Word"]
 
 
-class Phase(StrEnum):
-    """The phase of a game; the values are the plain strings the store and the screens have always used."""
+class Word(StrEnum):
+    """A name of the table's vocabulary: it compares, prints, serialises and shows in a ``repr`` as its plain string,
+    so logs, JSON and examples read as they always did."""
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class Phase(Word):
+    """The phase of a game, as the store and the screens have always named it."""
 
     NEW = "new"
     CUT = "cut"
