@@ -20,6 +20,7 @@ from .demo import DemoGame, demo_table, result_of
 from .display.input import Action, ScreenCommand
 from .display.view import CAMERA_LOST, Message, view_from_state
 from .errors import CompanionError, StoreError
+from .parts import Board, Controls, Display, FrameSource, TableTracker
 from .paths import database_path
 from .referee import Decision, Referee
 from .rules.events import NewGame
@@ -51,11 +52,11 @@ class Companion:
     game: StoredGame
     referee: Referee
     controller: Controller
-    board: Any = None
-    source: Any = None
-    tracker: Any = None
-    display: Any = None
-    controls: Any = None
+    board: Board | None = None
+    source: FrameSource | None = None
+    tracker: TableTracker | None = None
+    display: Display | None = None
+    controls: Controls | None = None
     speaker: Speaker | None = None
     notifier: Notifier = field(default_factory=Notifier)
     messages: dict[str, Message] = field(default_factory=dict)

@@ -40,8 +40,8 @@ RESUME_SETTLE_S = 3.0
 class GameLike(Protocol):
     """What the referee drives: a :class:`~companion.rules.game.Game` or a stored game."""
 
-    state: GameState
-    log: list
+    @property
+    def state(self) -> GameState: ...
 
     def apply(self, event: object) -> GameState: ...
 
