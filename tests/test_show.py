@@ -8,7 +8,7 @@ import pytest
 
 from companion import Card, score_hand
 from companion.errors import BadCardCode, DuplicateCard, WrongCardCount
-from companion.rules.distribution import show_distribution
+from tools.distribution import show_distribution
 
 DATA = Path(__file__).parent / "data" / "show_hands.tsv"
 

@@ -12,7 +12,7 @@ import time
 from itertools import combinations
 
 from companion.cards import full_deck
-from companion.rules.distribution import show_distribution
+from tools.distribution import show_distribution
 from companion.rules.show import score_hand
 
 

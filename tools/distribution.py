@@ -7,15 +7,15 @@ benchmark. It is exact and fast because it splits the score in two:
   the show uses) is run once per multiset of five ranks (6,175 of them);
 * flush and his nobs depend on suits; they are added per hand and starter with numpy.
 
-numpy is imported lazily: the rules core itself needs only the standard library.
+It lives in tools, not in the rules package, because it needs numpy and the rules core only the standard library.
 """
 
 from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement
 
-from ..cards import SUITS, Card
-from .show import rank_items
+from companion.cards import SUITS, Card
+from companion.rules.show import rank_items
 
 
 def _rank_table():
