@@ -125,13 +125,21 @@ class MAX7219Chip(MockSPIDevice):
             if reg:  # register 0 is no-op
                 self.registers[chip][reg] = value
 
+    def power_cycle(self, garbage: int = 0xA5) -> None:
+        """What a supply dip does to real chips: the control registers reset (shutdown, intensity 0, scan limit 0,
+        no decode) and the digit rows come back holding ``garbage``."""
+        for chip in range(self.chips):
+            self.registers[chip] = {0x09: 0, 0x0A: 0, 0x0B: 0, 0x0C: 0, 0x0F: 0,
+                                    **{digit: garbage for digit in range(1, 9)}}
+
     def lit(self) -> set[int]:
-        """LED indices lit, numbered as :class:`~.max7219.MAX7219Chain` numbers them."""
+        """LED indices lit, numbered as :class:`~.max7219.MAX7219Chain` numbers them (the rows past the scan
+        limit are not displayed)."""
         on = set()
         for chip, regs in enumerate(self.registers):
             if not regs.get(0x0C, 0):
                 continue  # shut down
-            for digit in range(8):
+            for digit in range(regs.get(0x0B, 7) + 1):
                 row = regs.get(digit + 1, 0)
                 on |= {chip * 64 + digit * 8 + bit for bit in range(8) if row & (0x80 >> bit)}
         return on

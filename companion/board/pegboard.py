@@ -141,7 +141,11 @@ class PegBoard:
         return self.show(self.animator.frame(now))
 
     def tick(self, now: float) -> Frame:
-        """Redraw the animations at time ``now``."""
+        """Redraw the animations at time ``now``, and let the chain re-send its settings when it is time (a
+        MAX7219 chain that browned out lights again within its ``refresh_every``)."""
+        refresh = getattr(self.chain, "refresh", None)
+        if callable(refresh):
+            refresh()
         if self.animator is None or self.animator.view is None:
             return self.frame
         return self.show(self.animator.frame(now))
@@ -157,7 +161,8 @@ class PegBoard:
             self.show([(0, 0, 0)] * self.layout.leds)
 
     def close(self) -> None:
-        """Darken and release the chain; safe to call twice."""
+        """Darken and release the chain; safe to call twice. Call it on every way out (the app's ``finally``,
+        SIGTERM included): APA102 and MAX7219 chains have their own supply and keep the last frame lit."""
         chain, self.chain = self.chain, None
         if chain is not None:
             try:
