@@ -37,7 +37,8 @@ def _deliver(sink: Sink) -> Callable[[Command], Any]:
 
 @dataclass(frozen=True)
 class ControlsConfig:
-    """The ``[controls]`` section: BCM pin numbers (0 = not fitted) and timings in seconds."""
+    """The ``[controls]`` section: BCM pin numbers (0 = not fitted) and timings in seconds. ``bounce_time`` is
+    the buttons' debounce (the encoder's A and B pins are not debounced: its state machine handles bounce)."""
 
     ok: int = 5
     undo: int = 6
@@ -108,11 +109,11 @@ class Controls:
                 self.menu = button(menu)
                 self.menu.when_pressed = lambda: self._send(Command.MENU)
             if encoder is not None:
+                # No bounce_time on the encoder's pins: a debounce there (lgpio's is a filter on each pin) drops
+                # the short phases of a fast turn, whole steps lost. RotaryEncoder's state machine absorbs contact
+                # bounce itself: a bouncing contact wiggles between neighbouring states and never counts.
                 self.encoder = RotaryEncoder(encoder[0], encoder[1], max_steps=0, pin_factory=pin_factory)
                 self._devices.append(self.encoder)
-                # gpiozero 2.0.1's RotaryEncoder(bounce_time=...) does not debounce: set it on the pins ourselves
-                self.encoder.a.pin.bounce_time = bounce_time
-                self.encoder.b.pin.bounce_time = bounce_time
                 self.encoder.when_rotated_clockwise = lambda: self._send(Command.NEXT)
                 self.encoder.when_rotated_counter_clockwise = lambda: self._send(Command.PREV)
             if encoder_button is not None:

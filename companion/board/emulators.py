@@ -14,9 +14,25 @@ Close the chip and the device, and reset the factory, after each test: gpiozero 
 
 from __future__ import annotations
 
-from gpiozero.pins.mock import MockSPIDevice
+from gpiozero.pins.mock import MockPin, MockSPIDevice
 
 from .layout import RGB
+
+
+class DebouncingMockPin(MockPin):
+    """A mock pin that honours ``bounce_time`` as a debouncing GPIO library does (gpiozero's own MockPin ignores
+    it): a change less than ``bounce_time`` after the last one reported is not reported. lgpio filters by how long
+    a level lasts rather than by the gap between reports, but a pulse shorter than the bounce time is lost either
+    way, and that is what a fast-turned encoder produces. Use ``MockFactory(pin_class=DebouncingMockPin)``."""
+
+    _reported: float | None = None
+
+    def _call_when_changed(self) -> None:
+        bounce = self.bounce
+        if bounce and self._reported is not None and self._last_change - self._reported < bounce:
+            return
+        self._reported = self._last_change
+        super()._call_when_changed()
 
 
 class APA102Chip(MockSPIDevice):
