@@ -23,6 +23,10 @@ from ..commands import Command
 from ..errors import ConfigError, check_key
 
 
+MAX_PIN = 27
+"""The highest GPIO on the Raspberry Pi's 40-pin header (BCM numbering)."""
+
+
 class _Queue(Protocol):
     def put(self, item: Command) -> None: ...
 
@@ -54,8 +58,14 @@ class ControlsConfig:
         known = {f.name: f for f in fields(cls)}
         for key, value in data.items():
             check_key("controls", key, known)
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
-                raise ConfigError(f"controls.{key}: expected a pin number or seconds >= 0, got {value!r}")
+            if isinstance(known[key].default, int):
+                if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_PIN:
+                    raise ConfigError(f"controls.{key}: expected a pin number, BCM GPIO 1-{MAX_PIN} (0: not "
+                                      f"fitted), got {value!r}")
+            elif not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= 10:
+                raise ConfigError(f"controls.{key}: expected seconds, 0-10, got {value!r}")
+        if data.get("hold_time", 1.0) == 0:
+            raise ConfigError("controls.hold_time: expected seconds > 0 (how long Undo is held for redo), got 0")
         config = cls(**data)
         if bool(config.encoder_a) != bool(config.encoder_b):
             raise ConfigError("controls.encoder_a / encoder_b: give both encoder pins or neither")

@@ -65,9 +65,38 @@ class BoardConfig:
             if not isinstance(value, type(default)) and not (isinstance(default, float) and isinstance(value, int)):
                 raise ConfigError(f"board.{key}: expected {type(default).__name__}, got {value!r}")
         config = cls(**data)
-        if config.driver not in DRIVERS:
-            raise ConfigError(f"board.driver: expected one of {', '.join(DRIVERS)}, got {config.driver!r}")
+        config.check()
         return config
+
+    def check(self) -> None:
+        """Refuse a value out of range, naming the key; done at start, before any pin is touched."""
+        if self.driver not in DRIVERS:
+            raise ConfigError(f"board.driver: expected one of {', '.join(DRIVERS)}, got {self.driver!r}")
+        if not self.layout.strip():
+            raise ConfigError("board.layout: expected a preset name or a layout .toml file, got an empty string")
+        if self.port != 0:
+            # gpiozero drives hardware SPI through spidev on port 0 only (SPI0: MOSI GPIO10, SCLK GPIO11); any
+            # other port is refused by gpiozero when the chain opens, which would fall back to the virtual board
+            raise ConfigError(f"board.port: only port 0 works (gpiozero's hardware SPI is SPI0: MOSI GPIO10, SCLK "
+                              f"GPIO11); got {self.port}: wire the chain to SPI0 and set port = 0")
+        if self.device not in (0, 1):
+            raise ConfigError(f"board.device: expected 0 (CE0, GPIO8) or 1 (CE1, GPIO7), got {self.device}")
+        if not 10_000 <= self.rate <= 32_000_000:
+            raise ConfigError(f"board.rate: expected an SPI clock of 10000 to 32000000 Hz, got {self.rate}")
+        if not 0 <= self.brightness <= 31:
+            raise ConfigError(f"board.brightness: expected 0-31 (the APA102's 5-bit global brightness; a MAX7219 "
+                              f"gets half of it, 0-15), got {self.brightness}")
+        if sorted(self.order) != ["b", "g", "r"]:
+            raise ConfigError(f"board.order: expected the colour order on the wire, one of bgr, brg, gbr, grb, rbg, "
+                              f"rgb, got {self.order!r}")
+        if not 0 <= self.chips <= 256:
+            raise ConfigError(f"board.chips: expected the number of MAX7219 chips, 1-256 (0: as many as the "
+                              f"layout needs), got {self.chips}")
+        for key in ("supply_a", "ma_per_channel"):
+            if not getattr(self, key) > 0:
+                raise ConfigError(f"board.{key}: expected a number > 0, got {getattr(self, key)}")
+        if not self.idle_ma >= 0:
+            raise ConfigError(f"board.idle_ma: expected a number >= 0, got {self.idle_ma}")
 
     @property
     def budget(self) -> PowerBudget:
