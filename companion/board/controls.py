@@ -97,6 +97,9 @@ class Controls:
                  pin_factory: object = None) -> None:
         from gpiozero import Button, RotaryEncoder
 
+        from .gpio import prepare_pins
+
+        prepare_pins(pin_factory)  # before gpiozero picks its factory: lgpio needs a writable $LG_WD
         self._send = _deliver(on_command)
         self._devices: list[Any] = []
         self._undo_held = False

@@ -212,6 +212,9 @@ class PegBoard:
 
 def _build_chain(layout: Layout, driver: str, *, port: int, device: int, rate: int, brightness: int, order: str,
                  chips: int, pin_factory: object) -> LedChain:
+    if driver in ("apa102", "sk9822", "max7219"):
+        from .gpio import prepare_pins
+        prepare_pins(pin_factory)  # before gpiozero picks its factory: lgpio needs a writable $LG_WD
     if driver in ("apa102", "sk9822"):
         from .apa102 import APA102
         return APA102(layout.leds, brightness=brightness, order=order, rate=rate, port=port, device=device,
@@ -276,13 +279,22 @@ def open_board(config: BoardConfig | Mapping[str, Any] | None = None, *, pin_fac
         problem = spi_problem(config.port, config.device, dev_dir=dev_dir, model_file=model_file)
         if problem:
             return virtual(problem)
+    from gpiozero.exc import BadPinFactory
+
+    from .gpio import fallback_reasons, no_factory_message
+
+    caught: list[warnings.WarningMessage] = []
     try:
-        with warnings.catch_warnings(record=True) as caught:
+        with warnings.catch_warnings(record=True) as recorded:
             warnings.simplefilter("always")
+            caught = recorded
             board = PegBoard(layout, driver=config.driver, pin_factory=pin_factory, **options)
-    except (ImportError, OSError, RuntimeError) as exc:  # BadPinFactory is an ImportError; GPIOZeroError too
-        return virtual(f"no usable gpiozero pin factory ({exc}): install lgpio (`sudo apt install python3-lgpio`, "
-                       f"or `pip install lgpio` in the venv); showing the virtual board meanwhile")
+    except BadPinFactory as exc:  # every factory failed: say what each one said (gpiozero's warnings)
+        return virtual(no_factory_message(exc, fallback_reasons(caught)))
+    except (ImportError, OSError, RuntimeError) as exc:  # GPIOZeroError is a RuntimeError
+        reasons = fallback_reasons(caught)
+        return virtual(f"the LED chain could not be opened ({type(exc).__name__}: {exc})"
+                       + (f" after {'; '.join(reasons)}" if reasons else "") + "; showing the virtual board meanwhile")
     except Exception as exc:  # noqa: BLE001 - any gpiozero error: carry on with the virtual board
         if isinstance(exc, ConfigError):
             raise
