@@ -85,11 +85,6 @@ def test_the_encoder_gives_next_and_prev(factory, controls):
     assert controls.got == [Command.NEXT, Command.NEXT, Command.PREV]
 
 
-def test_the_encoder_pins_are_debounced(factory):
-    with Controls(None, None, None, encoder=(20, 21), on_command=lambda c: None, bounce_time=0.004) as c:
-        assert c.encoder.a.pin.bounce_time == 0.004 and c.encoder.b.pin.bounce_time == 0.004
-
-
 def test_commands_go_to_a_queue(factory):
     q: queue.Queue = queue.Queue()
     with Controls(5, None, None, on_command=q, bounce_time=None):

@@ -8,7 +8,7 @@ import importlib
 import pytest
 from gpiozero import Device
 
-MODULES = ["__init__", "layout", "pegs", "animation", "apa102", "max7219", "virtual", "pegboard", "controls",
+MODULES = ["__init__", "layout", "pegs", "animation", "apa102", "max7219", "virtual", "pegboard", "controls", "gpio",
            "emulators"]
 
 

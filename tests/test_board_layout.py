@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from companion.board.layout import Hole, boards_dir, list_layouts, load_layout, parse_layout, parse_leds
 from companion.errors import LayoutError
 
-PRESETS = ["four-hand-partners", "seven-card-181", "test-strip-30", "three-player-121", "two-player-121",
-           "two-player-61"]
+PRESETS = ["four-hand-partners", "four-player-121", "seven-card-181", "test-strip-30", "three-player-121",
+           "two-player-121", "two-player-61"]
 
 
 def raw(name: str) -> dict:

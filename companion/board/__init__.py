@@ -13,7 +13,7 @@ The drivers (:class:`APA102`, :class:`MAX7219Chain`) import gpiozero; the rest n
 from .animation import BoardAnimator
 from .apa102 import APA102
 from .controls import Command, Controls, ControlsConfig
-from .layout import Hole, Layout, Side, list_layouts, load_layout, parse_layout, parse_leds
+from .layout import Hole, Layout, Side, check_fits, list_layouts, load_layout, parse_layout, parse_leds
 from .max7219 import MAX7219Chain
 from .pegboard import BoardConfig, PegBoard, open_board, spi_problem
 from .pegs import (Frame, PegView, PowerBudget, board_frame, cap_frame, lap_of, peg_led, peg_view_from_state,
@@ -23,6 +23,7 @@ from .virtual import VirtualChain, draw_board
 __all__ = [
     "APA102", "BoardAnimator", "BoardConfig", "Command", "Controls", "ControlsConfig", "Frame", "Hole", "Layout",
     "MAX7219Chain", "PegBoard", "PegView", "PowerBudget", "Side", "VirtualChain", "board_frame", "cap_frame",
+    "check_fits",
     "draw_board", "lap_of", "list_layouts", "load_layout", "open_board",
     "parse_layout", "parse_leds", "peg_led", "peg_view_from_state", "peg_views_from_scores", "spi_problem",
 ]

@@ -107,3 +107,13 @@ class APA102(SPIDevice):
     def off(self) -> None:
         """All LEDs dark."""
         self.show([(0, 0, 0)] * self._count)
+
+    def close(self) -> None:
+        """Darken every LED, then release the bus; safe to call twice. The strip has its own supply and keeps
+        the last frame lit after the program has gone, so it is cleared first."""
+        if getattr(self, "_spi", None) is not None:
+            try:
+                self.off()
+            except Exception:  # closing must not fail on a broken bus
+                pass
+        super().close()

@@ -5,7 +5,12 @@ LED number on the screen and on stdout, then each side's whole track in its colo
 in the wrong place or in the wrong colour shows the fault: a bad joint, a wrong LED index in the layout, or the
 colour order (``board.order``).
 
+It drives the board as ``companion run`` would: the ``[board]`` section of ``companion.toml`` (found as ``run``
+finds it, or ``--config``) gives the layout, driver, colour order, SPI rate, brightness, device and chips; the
+options override it. Without a configuration file the driver is ``apa102`` (the board is being tested, not drawn).
+
     companion board-test --layout two-player-61
+    companion board-test --config /etc/companion/companion.toml
     companion board-test --driver virtual --headless --frames 40 --screenshot board.png
 """
 
@@ -16,7 +21,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from .layout import Layout, load_layout
 from .pegboard import DRIVERS, BoardConfig, open_board
@@ -57,11 +62,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = subparsers.add_parser(
         "board-test", help="light each hole of the LED board in order, then each side's track",
         description=__doc__.split("\n\n")[1] if __doc__ else None)
-    p.add_argument("--layout", default="two-player-121", help="preset name or a layout .toml (default: %(default)s)")
-    p.add_argument("--driver", choices=DRIVERS, default="apa102",
-                   help="LED chain; falls back to the virtual board without SPI (default: %(default)s)")
+    p.add_argument("--config", help="a companion.toml (default: ./companion.toml, the user's config, /etc/companion)")
+    p.add_argument("--layout", help="preset name or a layout .toml (default: board.layout of the configuration)")
+    p.add_argument("--driver", choices=DRIVERS,
+                   help="LED chain; falls back to the virtual board without SPI (default: board.driver of the "
+                        "configuration file, or apa102)")
     p.add_argument("--step", type=float, default=0.3, metavar="SECONDS", help="time per hole (default: %(default)s)")
-    p.add_argument("--supply", type=float, default=4.0, metavar="AMPS", help="supply limit for the brightness cap")
+    p.add_argument("--supply", type=float, metavar="AMPS",
+                   help="supply limit for the brightness cap (default: board.supply_a of the configuration)")
     p.add_argument("--headless", action="store_true", help="no window and no waiting (tests, CI, over ssh)")
     p.add_argument("--frames", type=int, default=None, metavar="N", help="stop after N steps")
     p.add_argument("--screenshot", metavar="PATH", help="save a PNG of the screen at the last step shown")
@@ -94,8 +102,24 @@ def draw_step(surface: object, layout: Layout, step: Step, shown: Frame, title: 
     surface.blit(detail, (32 + caption.get_width(), h - detail.get_height() - 18))
 
 
+def board_config(args: argparse.Namespace) -> BoardConfig:
+    """The ``[board]`` section of the configuration with the command line's overrides, checked as ``run`` checks
+    it (a bad value is a :class:`~companion.errors.ConfigError` naming the key)."""
+    from ..config import load_config
+
+    config = load_config(getattr(args, "config", None))
+    given = config.raw.get("board", {}) if isinstance(config.raw, dict) else {}
+    settings = {**asdict(config.board), "animate": False}
+    if "driver" not in given:
+        settings["driver"] = "apa102"  # the app draws the board on screen by default; this tests the real one
+    overrides = {"layout": args.layout, "driver": args.driver, "supply_a": args.supply}
+    settings.update({key: value for key, value in overrides.items() if value is not None})
+    return BoardConfig.from_mapping(settings)
+
+
 def run(args: argparse.Namespace) -> int:
-    layout = load_layout(args.layout)
+    config = board_config(args)
+    layout = load_layout(config.layout)
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
@@ -104,7 +128,6 @@ def run(args: argparse.Namespace) -> int:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import pygame
 
-    config = BoardConfig(layout=args.layout, driver=args.driver, supply_a=args.supply, animate=False)
     board, message = open_board(config)
     if message:
         print(f"board-test: {message}", file=sys.stderr)
@@ -117,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
             surface = pygame.display.set_mode((width, height))
             pygame.display.set_caption(f"Board test: {layout.name}")
         title = f"Board test · {layout.title} · {layout.leds} LEDs · " + (
-            "virtual board" if board.virtual else f"{args.driver} chain")
+            "virtual board" if board.virtual else f"{config.driver} chain")
         shown_steps = 0
         for step in steps(layout):
             if args.frames is not None and shown_steps >= args.frames:

@@ -23,6 +23,10 @@ from ..commands import Command
 from ..errors import ConfigError, check_key
 
 
+MAX_PIN = 27
+"""The highest GPIO on the Raspberry Pi's 40-pin header (BCM numbering)."""
+
+
 class _Queue(Protocol):
     def put(self, item: Command) -> None: ...
 
@@ -37,7 +41,8 @@ def _deliver(sink: Sink) -> Callable[[Command], Any]:
 
 @dataclass(frozen=True)
 class ControlsConfig:
-    """The ``[controls]`` section: BCM pin numbers (0 = not fitted) and timings in seconds."""
+    """The ``[controls]`` section: BCM pin numbers (0 = not fitted) and timings in seconds. ``bounce_time`` is
+    the buttons' debounce (the encoder's A and B pins are not debounced: its state machine handles bounce)."""
 
     ok: int = 5
     undo: int = 6
@@ -53,8 +58,14 @@ class ControlsConfig:
         known = {f.name: f for f in fields(cls)}
         for key, value in data.items():
             check_key("controls", key, known)
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
-                raise ConfigError(f"controls.{key}: expected a pin number or seconds >= 0, got {value!r}")
+            if isinstance(known[key].default, int):
+                if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_PIN:
+                    raise ConfigError(f"controls.{key}: expected a pin number, BCM GPIO 1-{MAX_PIN} (0: not "
+                                      f"fitted), got {value!r}")
+            elif not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= 10:
+                raise ConfigError(f"controls.{key}: expected seconds, 0-10, got {value!r}")
+        if data.get("hold_time", 1.0) == 0:
+            raise ConfigError("controls.hold_time: expected seconds > 0 (how long Undo is held for redo), got 0")
         config = cls(**data)
         if bool(config.encoder_a) != bool(config.encoder_b):
             raise ConfigError("controls.encoder_a / encoder_b: give both encoder pins or neither")
@@ -86,6 +97,9 @@ class Controls:
                  pin_factory: object = None) -> None:
         from gpiozero import Button, RotaryEncoder
 
+        from .gpio import prepare_pins
+
+        prepare_pins(pin_factory)  # before gpiozero picks its factory: lgpio needs a writable $LG_WD
         self._send = _deliver(on_command)
         self._devices: list[Any] = []
         self._undo_held = False
@@ -108,11 +122,11 @@ class Controls:
                 self.menu = button(menu)
                 self.menu.when_pressed = lambda: self._send(Command.MENU)
             if encoder is not None:
+                # No bounce_time on the encoder's pins: a debounce there (lgpio's is a filter on each pin) drops
+                # the short phases of a fast turn, whole steps lost. RotaryEncoder's state machine absorbs contact
+                # bounce itself: a bouncing contact wiggles between neighbouring states and never counts.
                 self.encoder = RotaryEncoder(encoder[0], encoder[1], max_steps=0, pin_factory=pin_factory)
                 self._devices.append(self.encoder)
-                # gpiozero 2.0.1's RotaryEncoder(bounce_time=...) does not debounce: set it on the pins ourselves
-                self.encoder.a.pin.bounce_time = bounce_time
-                self.encoder.b.pin.bounce_time = bounce_time
                 self.encoder.when_rotated_clockwise = lambda: self._send(Command.NEXT)
                 self.encoder.when_rotated_counter_clockwise = lambda: self._send(Command.PREV)
             if encoder_button is not None:

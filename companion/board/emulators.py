@@ -14,9 +14,25 @@ Close the chip and the device, and reset the factory, after each test: gpiozero 
 
 from __future__ import annotations
 
-from gpiozero.pins.mock import MockSPIDevice
+from gpiozero.pins.mock import MockPin, MockSPIDevice
 
 from .layout import RGB
+
+
+class DebouncingMockPin(MockPin):
+    """A mock pin that honours ``bounce_time`` as a debouncing GPIO library does (gpiozero's own MockPin ignores
+    it): a change less than ``bounce_time`` after the last one reported is not reported. lgpio filters by how long
+    a level lasts rather than by the gap between reports, but a pulse shorter than the bounce time is lost either
+    way, and that is what a fast-turned encoder produces. Use ``MockFactory(pin_class=DebouncingMockPin)``."""
+
+    _reported: float | None = None
+
+    def _call_when_changed(self) -> None:
+        bounce = self.bounce
+        if bounce and self._reported is not None and self._last_change - self._reported < bounce:
+            return
+        self._reported = self._last_change
+        super()._call_when_changed()
 
 
 class APA102Chip(MockSPIDevice):
@@ -125,13 +141,21 @@ class MAX7219Chip(MockSPIDevice):
             if reg:  # register 0 is no-op
                 self.registers[chip][reg] = value
 
+    def power_cycle(self, garbage: int = 0xA5) -> None:
+        """What a supply dip does to real chips: the control registers reset (shutdown, intensity 0, scan limit 0,
+        no decode) and the digit rows come back holding ``garbage``."""
+        for chip in range(self.chips):
+            self.registers[chip] = {0x09: 0, 0x0A: 0, 0x0B: 0, 0x0C: 0, 0x0F: 0,
+                                    **{digit: garbage for digit in range(1, 9)}}
+
     def lit(self) -> set[int]:
-        """LED indices lit, numbered as :class:`~.max7219.MAX7219Chain` numbers them."""
+        """LED indices lit, numbered as :class:`~.max7219.MAX7219Chain` numbers them (the rows past the scan
+        limit are not displayed)."""
         on = set()
         for chip, regs in enumerate(self.registers):
             if not regs.get(0x0C, 0):
                 continue  # shut down
-            for digit in range(8):
+            for digit in range(regs.get(0x0B, 7) + 1):
                 row = regs.get(digit + 1, 0)
                 on |= {chip * 64 + digit * 8 + bit for bit in range(8) if row & (0x80 >> bit)}
         return on

@@ -1,6 +1,6 @@
 """Board layouts as data: which LED of the chain sits under every hole, and where the holes are on the board.
 
-A layout is a TOML file (presets in ``hardware/boards/``). It names the sides and their colours, and for each side
+A layout is a TOML file (presets in ``companion/board/presets/``, shipped inside the package). It names the sides and their colours, and for each side
 its track of holes, its start holes and optional lap indicators, each as *segments* mapping a range of holes to a
 range of LEDs::
 
@@ -51,16 +51,19 @@ import re
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..errors import LayoutError
+from ..errors import ConfigError, LayoutError
 
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
 
-BOARDS_DIR = Path(__file__).resolve().parents[2] / "hardware" / "boards"
-"""Where the preset layouts live (override with the ``COMPANION_BOARDS`` environment variable)."""
+PRESETS_PACKAGE = __package__ or "companion.board"
+"""The preset layouts are package data, ``presets/*.toml`` of this package, found through importlib.resources so a
+wheel install (``pip install .``) has them as an editable one does (override with ``$COMPANION_BOARDS``)."""
 
 _DIRECTIONS = {"right": 0.0, "down": 90.0, "left": 180.0, "up": 270.0}
 _TOP_KEYS = {"name", "title", "leds", "holes_per_track", "target", "game", "side", "strip", "run", "notes"}
@@ -330,20 +333,25 @@ def parse_layout(data: Mapping[str, Any], *, name: str = "layout") -> Layout:
     return layout
 
 
-def boards_dir() -> Path:
-    """The folder of preset layouts: ``$COMPANION_BOARDS`` or ``hardware/boards`` of the source tree."""
-    return Path(os.environ.get("COMPANION_BOARDS", BOARDS_DIR))
+def boards_dir() -> Traversable:
+    """The folder of preset layouts: ``$COMPANION_BOARDS``, or ``presets/`` inside this package (a plain folder
+    in a source checkout or a wheel install, readable through :mod:`importlib.resources` either way)."""
+    override = os.environ.get("COMPANION_BOARDS")
+    return Path(override) if override else files(PRESETS_PACKAGE) / "presets"
 
 
 def list_layouts() -> list[str]:
     """Names of the preset layouts, e.g. ``['four-hand-partners', ..., 'two-player-61']``."""
-    return sorted(p.stem for p in boards_dir().glob("*.toml"))
+    folder = boards_dir()
+    if not folder.is_dir():
+        return []
+    return sorted(p.name[:-len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml") and p.is_file())
 
 
 def load_layout(name_or_path: str | os.PathLike[str]) -> Layout:
     """Read and validate a layout: a preset name (``"two-player-121"``) or a path to a TOML file."""
-    path = Path(name_or_path)
-    if path.suffix != ".toml":
+    path: Traversable = Path(name_or_path)
+    if Path(name_or_path).suffix != ".toml":
         path = boards_dir() / f"{name_or_path}.toml"
     if not path.is_file():
         raise LayoutError(f"no board layout {str(name_or_path)!r}: expected a .toml file or one of "
@@ -352,4 +360,66 @@ def load_layout(name_or_path: str | os.PathLike[str]) -> Layout:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise LayoutError(f"layout {str(path)!r} is not valid TOML: {exc}") from None
-    return parse_layout(data, name=path.stem)
+    return parse_layout(data, name=path.name[:-len(".toml")])
+
+
+def track_capacity(layout: Layout, side: int) -> int:
+    """The highest score ``side`` can show on a track hole: its holes once round, or once per lap indicator on a
+    short board gone round several times (a 60-hole track with three lap LEDs shows up to 180)."""
+    return layout.holes_per_track * max(1, len(layout.sides[side].laps))
+
+
+def check_fits(layout: Layout, sides: int, target: int) -> None:
+    """Refuse, before the game starts, a board that cannot show a game of ``sides`` scoring sides to ``target``.
+
+    ``sides`` counts the pegging sides, not the players: 2 for two players and for four-hand partners, 3 for
+    three-hand, 4 for four players individually. A side's track must reach ``target - 1`` (the target itself is
+    the game hole): ``holes_per_track`` once round, or once per lap indicator. More sides than the game has are
+    fine (the spare tracks stay dark). Raises :class:`~companion.errors.ConfigError` naming the layout, what it
+    has, what the game needs and the presets that would do.
+
+    >>> check_fits(load_layout("two-player-121"), sides=2, target=121)      # fits: nothing happens
+    >>> check_fits(load_layout("two-player-121"), sides=4, target=121)      # four players individually
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: board.layout: 'two-player-121' has 2 sides but the game needs 4 sides (to 121): ...
+    >>> check_fits(load_layout("two-player-121"), sides=2, target=181)      # the seven-card game
+    Traceback (most recent call last):
+    ...
+    companion.errors.ConfigError: board.layout: 'two-player-121' counts to 121 but the game needs 2 sides to 181: ...
+
+    The message ends with the presets that would do, e.g. "choose a layout with 4 sides, e.g. four-player-121".
+    """
+    if not isinstance(sides, int) or sides < 1:
+        raise ValueError(f"sides must be a positive number, got {sides!r}")
+    if len(layout.sides) < sides:
+        problem = f"has {len(layout.sides)} sides but the game needs {sides} sides (to {target})"
+        want = f"a layout with {sides} sides"
+    else:
+        reach = min(track_capacity(layout, i) for i in range(sides)) + 1
+        if reach >= target:
+            return
+        problem = f"counts to {reach} but the game needs {sides} sides to {target}"
+        want = f"a layout that counts to {target}"
+    fitting = [layout for layout in _presets() if _fits(layout, sides, target)]
+    # the presets made for this game first (same sides, same target), then the bigger ones
+    fitting.sort(key=lambda p: (len(p.sides) != sides, p.target != target, p.name))
+    hint = (f", e.g. {', '.join(p.name for p in fitting[:3])}" if fitting
+            else " (no preset does: see hardware/README.md, \"Your own layout\")")
+    raise ConfigError(f"board.layout: {layout.name!r} {problem}: choose {want}{hint}")
+
+
+def _presets() -> list[Layout]:
+    out = []
+    for name in list_layouts():
+        try:
+            out.append(load_layout(name))
+        except LayoutError:  # a broken override folder must not hide the real message
+            continue
+    return out
+
+
+def _fits(layout: Layout, sides: int, target: int) -> bool:
+    """A preset worth suggesting: enough sides, made for a game at least this long, and able to show it."""
+    return (len(layout.sides) >= sides and layout.target >= target
+            and min(track_capacity(layout, i) for i in range(sides)) + 1 >= target)

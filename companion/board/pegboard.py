@@ -65,9 +65,38 @@ class BoardConfig:
             if not isinstance(value, type(default)) and not (isinstance(default, float) and isinstance(value, int)):
                 raise ConfigError(f"board.{key}: expected {type(default).__name__}, got {value!r}")
         config = cls(**data)
-        if config.driver not in DRIVERS:
-            raise ConfigError(f"board.driver: expected one of {', '.join(DRIVERS)}, got {config.driver!r}")
+        config.check()
         return config
+
+    def check(self) -> None:
+        """Refuse a value out of range, naming the key; done at start, before any pin is touched."""
+        if self.driver not in DRIVERS:
+            raise ConfigError(f"board.driver: expected one of {', '.join(DRIVERS)}, got {self.driver!r}")
+        if not self.layout.strip():
+            raise ConfigError("board.layout: expected a preset name or a layout .toml file, got an empty string")
+        if self.port != 0:
+            # gpiozero drives hardware SPI through spidev on port 0 only (SPI0: MOSI GPIO10, SCLK GPIO11); any
+            # other port is refused by gpiozero when the chain opens, which would fall back to the virtual board
+            raise ConfigError(f"board.port: only port 0 works (gpiozero's hardware SPI is SPI0: MOSI GPIO10, SCLK "
+                              f"GPIO11); got {self.port}: wire the chain to SPI0 and set port = 0")
+        if self.device not in (0, 1):
+            raise ConfigError(f"board.device: expected 0 (CE0, GPIO8) or 1 (CE1, GPIO7), got {self.device}")
+        if not 10_000 <= self.rate <= 32_000_000:
+            raise ConfigError(f"board.rate: expected an SPI clock of 10000 to 32000000 Hz, got {self.rate}")
+        if not 0 <= self.brightness <= 31:
+            raise ConfigError(f"board.brightness: expected 0-31 (the APA102's 5-bit global brightness; a MAX7219 "
+                              f"gets half of it, 0-15), got {self.brightness}")
+        if sorted(self.order) != ["b", "g", "r"]:
+            raise ConfigError(f"board.order: expected the colour order on the wire, one of bgr, brg, gbr, grb, rbg, "
+                              f"rgb, got {self.order!r}")
+        if not 0 <= self.chips <= 256:
+            raise ConfigError(f"board.chips: expected the number of MAX7219 chips, 1-256 (0: as many as the "
+                              f"layout needs), got {self.chips}")
+        for key in ("supply_a", "ma_per_channel"):
+            if not getattr(self, key) > 0:
+                raise ConfigError(f"board.{key}: expected a number > 0, got {getattr(self, key)}")
+        if not self.idle_ma >= 0:
+            raise ConfigError(f"board.idle_ma: expected a number >= 0, got {self.idle_ma}")
 
     @property
     def budget(self) -> PowerBudget:
@@ -141,7 +170,11 @@ class PegBoard:
         return self.show(self.animator.frame(now))
 
     def tick(self, now: float) -> Frame:
-        """Redraw the animations at time ``now``."""
+        """Redraw the animations at time ``now``, and let the chain re-send its settings when it is time (a
+        MAX7219 chain that browned out lights again within its ``refresh_every``)."""
+        refresh = getattr(self.chain, "refresh", None)
+        if callable(refresh):
+            refresh()
         if self.animator is None or self.animator.view is None:
             return self.frame
         return self.show(self.animator.frame(now))
@@ -157,7 +190,8 @@ class PegBoard:
             self.show([(0, 0, 0)] * self.layout.leds)
 
     def close(self) -> None:
-        """Darken and release the chain; safe to call twice."""
+        """Darken and release the chain; safe to call twice. Call it on every way out (the app's ``finally``,
+        SIGTERM included): APA102 and MAX7219 chains have their own supply and keep the last frame lit."""
         chain, self.chain = self.chain, None
         if chain is not None:
             try:
@@ -178,6 +212,9 @@ class PegBoard:
 
 def _build_chain(layout: Layout, driver: str, *, port: int, device: int, rate: int, brightness: int, order: str,
                  chips: int, pin_factory: object) -> LedChain:
+    if driver in ("apa102", "sk9822", "max7219"):
+        from .gpio import prepare_pins
+        prepare_pins(pin_factory)  # before gpiozero picks its factory: lgpio needs a writable $LG_WD
     if driver in ("apa102", "sk9822"):
         from .apa102 import APA102
         return APA102(layout.leds, brightness=brightness, order=order, rate=rate, port=port, device=device,
@@ -242,13 +279,22 @@ def open_board(config: BoardConfig | Mapping[str, Any] | None = None, *, pin_fac
         problem = spi_problem(config.port, config.device, dev_dir=dev_dir, model_file=model_file)
         if problem:
             return virtual(problem)
+    from gpiozero.exc import BadPinFactory
+
+    from .gpio import fallback_reasons, no_factory_message
+
+    caught: list[warnings.WarningMessage] = []
     try:
-        with warnings.catch_warnings(record=True) as caught:
+        with warnings.catch_warnings(record=True) as recorded:
             warnings.simplefilter("always")
+            caught = recorded
             board = PegBoard(layout, driver=config.driver, pin_factory=pin_factory, **options)
-    except (ImportError, OSError, RuntimeError) as exc:  # BadPinFactory is an ImportError; GPIOZeroError too
-        return virtual(f"no usable gpiozero pin factory ({exc}): install lgpio (`sudo apt install python3-lgpio`, "
-                       f"or `pip install lgpio` in the venv); showing the virtual board meanwhile")
+    except BadPinFactory as exc:  # every factory failed: say what each one said (gpiozero's warnings)
+        return virtual(no_factory_message(exc, fallback_reasons(caught)))
+    except (ImportError, OSError, RuntimeError) as exc:  # GPIOZeroError is a RuntimeError
+        reasons = fallback_reasons(caught)
+        return virtual(f"the LED chain could not be opened ({type(exc).__name__}: {exc})"
+                       + (f" after {'; '.join(reasons)}" if reasons else "") + "; showing the virtual board meanwhile")
     except Exception as exc:  # noqa: BLE001 - any gpiozero error: carry on with the virtual board
         if isinstance(exc, ConfigError):
             raise
