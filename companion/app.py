@@ -24,6 +24,7 @@ from .parts import Board, Controls, Display, FrameSource, TableTracker
 from .paths import database_path
 from .referee import Decision, Referee
 from .rules.events import NewGame
+from .rules.game import replay
 from .service import Notifier
 from .speech import Speaker
 from .store import EventStore, StoredGame
@@ -85,7 +86,11 @@ class Companion:
         store = _open_store(db_path or config.store.path or database_path(), messages)
         game = None if new_game else _resume(store, messages)
         if game is None:
-            game = store.start(_new_game_event(config, demo, has_camera=config.camera.source != "none"))
+            event = _new_game_event(config, demo, has_camera=config.camera.source != "none")
+            config = _board_for_game(config, replay([event]), demo is not None)  # refused before it is stored
+            game = store.start(event)
+        else:
+            config = _board_for_game(config, game.state, demo is not None)
         referee = Referee(game)
         app = cls(config=config, store=store, game=game, referee=referee, controller=Controller(referee),
                   messages=messages, clock=clock)
@@ -447,6 +452,26 @@ def _resume(store: EventStore, messages: dict[str, Message]) -> StoredGame | Non
     if game is not None:
         log.info("resumed game %d at hand %d (%s)", game.game_id, game.state.hand, game.state.phase)
     return game
+
+
+def _board_for_game(config: Config, state, demo: bool) -> Config:
+    """The configuration with a board that can show this game: a layout with fewer sides than the game or too short
+    for its target is refused at start by name; the demo picks the preset made for its game instead."""
+    from dataclasses import replace
+
+    from .board.layout import check_fits, load_layout, preset_for
+
+    sides, target = len(state.sides), state.target
+    try:
+        check_fits(load_layout(config.board.layout), sides, target)
+    except CompanionError:
+        preset = preset_for(sides, target) if demo else None
+        if preset is None:
+            raise
+        log.info("board: %s for the demo (%s does not fit %d sides to %d)", preset, config.board.layout, sides,
+                 target)
+        return replace(config, board=replace(config.board, layout=preset))
+    return config
 
 
 def _new_game_event(config: Config, demo: DemoGame | None, has_camera: bool) -> NewGame:

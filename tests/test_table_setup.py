@@ -51,3 +51,34 @@ def test_every_card_of_a_row_lies_inside_its_row(seats, variant):
             placed += 1
     assert placed > 20
     assert card_height_px(sim.calibration()) >= 115
+
+
+def test_a_board_that_cannot_show_the_game_is_refused_at_start_by_name(tmp_path):
+    """Four players individually on the two-track board: refused before anything is stored, naming the fix."""
+    import subprocess
+    import sys
+
+    (tmp_path / "companion.toml").write_text('[game]\nvariant = "four-individual"\n'
+                                            'players = ["Ann", "Bob", "Cat", "Dan"]\n'
+                                            '[board]\nlayout = "two-player-121"\ndriver = "virtual"\n'
+                                            '[camera]\nsource = "none"\n')
+    proc = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--headless", "--config",
+                           str(tmp_path / "companion.toml"), "--db", str(tmp_path / "games.db")],
+                          capture_output=True, text=True, timeout=120, env={**__import__("os").environ,
+                                                                          "SDL_VIDEODRIVER": "dummy"})
+    assert proc.returncode == 2, proc.stderr
+    assert "board.layout: 'two-player-121' has 2 sides but the game needs 4 sides" in proc.stderr
+    assert "four-player-121" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("variant,board", [("four-individual", "four-player-121"), ("seven-card", "seven-card-181"),
+                                           ("three-hand", "three-player-121"), ("six-card", "two-player-121")])
+def test_the_demo_lights_a_board_made_for_its_game(variant, board):
+    demo = DemoGame.build(variant=variant, target=None, seed=1)
+    config = build_config({"board": {"driver": "virtual"}, "speech": {"enabled": False}}, "test")
+    app = Companion.create(config, headless=True, demo=demo, db_path=":memory:", new_game=True)
+    try:
+        assert app.board.layout.name == board
+        assert len(app.board.layout.sides) >= len(demo.final.sides)
+    finally:
+        app.close()

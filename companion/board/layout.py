@@ -409,6 +409,18 @@ def check_fits(layout: Layout, sides: int, target: int) -> None:
     raise ConfigError(f"board.layout: {layout.name!r} {problem}: choose {want}{hint}")
 
 
+def preset_for(sides: int, target: int) -> str | None:
+    """The preset made for a game of ``sides`` scoring sides to ``target`` (or the smallest bigger one that can show
+    it), or ``None`` if none can.
+
+    >>> preset_for(4, 121), preset_for(2, 181), preset_for(3, 61)
+    ('four-player-121', 'seven-card-181', 'three-player-121')
+    """
+    fitting = [layout for layout in _presets() if _fits(layout, sides, target)]
+    fitting.sort(key=lambda p: (len(p.sides) != sides, p.target != target, p.leds, p.name))
+    return fitting[0].name if fitting else None
+
+
 def _presets() -> list[Layout]:
     out = []
     for name in list_layouts():
