@@ -504,6 +504,7 @@ class Referee:
                                    ("take", "let go"), seat=takers[0], points=points))
         if out and self.state.phase == Phase.DEAL:  # the crib is counted: a starter already seen starts the next hand
             out += self._after()
+        self.prune_questions()
         return out
 
     # --- commands ------------------------------------------------------------------------------------------------
@@ -564,6 +565,7 @@ class Referee:
         """A player's answer to a question on the screen."""
         if question in self.questions:
             self.questions.remove(question)
+        self.prune_questions()
         if question.kind == QuestionKind.WHOSE_CARD and isinstance(choice, int):
             return self._seat_row(choice, Card.parse(question.card))
         if question.kind == QuestionKind.MUGGINS and choice == "take":
