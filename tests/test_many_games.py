@@ -39,11 +39,14 @@ GAMES = {
 
 
 def watch(demo: DemoGame, *, reader: str = "scripted", size=(320, 180)) -> dict:
+    """The game seen; the game-over screen must not carry a question left over from the game."""
     config = build_config({"board": {"driver": "virtual"}, "speech": {"enabled": False}}, "test")
     app = Companion.create(config, headless=True, demo=demo, db_path=":memory:", new_game=True,
                            recognize=reader, demo_size=size,
                            calibration="simulated" if reader == "scripted" else None)
-    return watch_to_the_end(app)
+    seen = watch_to_the_end(app)
+    assert app.referee.questions == [], [q.text for q in app.referee.questions]
+    return seen
 
 
 @pytest.mark.parametrize("seed", SEEDS)
