@@ -73,7 +73,7 @@ MUST_READ = {"name", "score", "count", "total", "claimed", "spoken", "last-point
 @pytest.mark.parametrize("screen", ["scoreboard", "play", "show", "history", "game over"])
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_every_table_screen_for_every_scene(views, surfaces, size, screen):
-    for name, view in views.items():
+    for view in views.values():
         if isinstance(view, TableView):
             check_layout(draw_screen(surfaces[size], view, screen))
 

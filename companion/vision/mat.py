@@ -22,7 +22,7 @@ import math
 import struct
 import zlib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -115,7 +115,7 @@ def make_mat(seats: int = 2, paper: str = "a4") -> Mat:
     return _make_mat(int(seats), str(paper).lower())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _make_mat(seats: int, paper: str) -> Mat:
     if seats not in SEATS:
         raise ConfigError(f"no mat for {seats!r} seats: expected 2, 3 or 4")
@@ -184,7 +184,8 @@ def _texts(mat: Mat) -> list[tuple[str, float, float, float]]:
         x, y, w, h = z.rect
         out.append((z.label or z.name.upper(), x + 3, y + 7, 4.5))
     x, y = _title_spot(mat)
-    out += [("CRIBBAGE COMPANION", x, y, 3.2), (f"{mat.seats} SEATS, {mat.paper.upper()} x{len(mat.sheets)}", x, y + 6, 3.2),
+    out += [("CRIBBAGE COMPANION", x, y, 3.2),
+            (f"{mat.seats} SEATS, {mat.paper.upper()} x{len(mat.sheets)}", x, y + 6, 3.2),
             ("50 MM (CHECK THE PRINT)", x, y + 20, 2.4)]
     for s in mat.sheets:
         note = f"SHEET {s.number}/{len(mat.sheets)} - PRINT AT 100% - TAPE EDGE TO EDGE" if len(mat.sheets) > 1 \
