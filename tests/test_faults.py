@@ -6,8 +6,6 @@ import sqlite3
 import time
 
 import numpy as np
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
 
 from companion.app import Companion
 from companion.board.emulators import APA102Chip
@@ -83,30 +81,23 @@ def test_a_webcam_that_does_not_exist_is_a_status_not_a_crash(tmp_path):
     app.close()
 
 
-def test_the_led_chain_failing_mid_game_leaves_the_screen_and_the_game(tmp_path):
-    factory = MockFactory()
-    Device.pin_factory = factory
-    chip = APA102Chip(load_layout("two-player-121").leds)
-    try:
-        in_play(tmp_path)
-        app = companion(tmp_path, '[board]\ndriver = "apa102"\nanimate = false\n', pin_factory=factory,
-                        use_controls=False)
-        assert app.board is not None and "board" not in app.messages
+def test_the_led_chain_failing_mid_game_leaves_the_screen_and_the_game(tmp_path, mock_factory):
+    mock_factory.keep(APA102Chip(load_layout("two-player-121").leds))
+    in_play(tmp_path)
+    app = companion(tmp_path, '[board]\ndriver = "apa102"\nanimate = false\n', pin_factory=mock_factory,
+                    use_controls=False)
+    assert app.board is not None and "board" not in app.messages
 
-        def broken(*args, **kwargs):
-            raise OSError(5, "Input/output error")  # e.g. the SPI transfer fails
+    def broken(*args, **kwargs):
+        raise OSError(5, "Input/output error")  # e.g. the SPI transfer fails
 
-        app.board.show_view = broken
-        app.handle_command(ScreenCommand(Action.UNDO))
-        assert app.board is None and "LED board unavailable" in app.messages["board"].text
-        app.handle_command(ScreenCommand(Action.REDO))  # the game carries on without the board
-        assert app.game.state.count == 10
-        assert "LED board unavailable" in " ".join(m.text for m in app.current_messages())
-        app.close()
-    finally:
-        chip.close()
-        factory.reset()
-        Device.pin_factory = None
+    app.board.show_view = broken
+    app.handle_command(ScreenCommand(Action.UNDO))
+    assert app.board is None and "LED board unavailable" in app.messages["board"].text
+    app.handle_command(ScreenCommand(Action.REDO))  # the game carries on without the board
+    assert app.game.state.count == 10
+    assert "LED board unavailable" in " ".join(m.text for m in app.current_messages())
+    app.close()
 
 
 def test_no_spi_falls_back_to_the_virtual_board_with_the_fix_named(tmp_path, monkeypatch):

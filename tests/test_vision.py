@@ -261,12 +261,3 @@ def test_small_cards_are_unknown_rather_than_misread(height, seed):
     frame, _ = synth.render_scene(cards, rng=rng, layout="spread", card_height=height,
                                   deck=str(rng.choice(["photos", "drawn"])))
     assert set(named(recognize(frame))) <= set(cards)
-
-
-@pytest.mark.parametrize("module", ["companion.vision", "companion.vision.synth", "companion.vision.reader",
-                                    "companion.vision.detection"])
-def test_docstring_examples(module):
-    import doctest
-    import importlib
-    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0 and result.attempted > 0
