@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-import time
 
 import numpy as np
 
@@ -40,7 +39,8 @@ class UnpluggedCamera(FrameSource):
     (the retry, back-off and status are the real FrameSource machinery)."""
 
     def __init__(self, frames: int) -> None:
-        super().__init__(retry_min=0.01, retry_max=0.05)
+        self.now = 0.0  # a simulated clock: the test moves time on, nothing sleeps
+        super().__init__(retry_min=0.5, retry_max=2.0, clock=lambda: self.now)
         self.left = frames
 
     def _open(self) -> None:
@@ -64,11 +64,11 @@ def test_the_camera_unplugged_mid_game_is_a_message_and_the_buttons_still_work(t
     assert app.source.status.startswith("camera lost")
     app.handle_command(ScreenCommand(Action.UNDO))  # the game goes on with the buttons
     assert app.game.state.count == 0
-    app.source.left = 5  # plugged back in: the retry finds it and the message goes
-    time.sleep(0.1)
-    for _ in range(3):
-        app.step()
-        time.sleep(0.06)
+    app.source.left = 5  # plugged back in
+    app.step()
+    assert "camera" in app.messages, "no retry before the back-off has passed"
+    app.source.now += 2.0  # the retry finds it and the message goes
+    app.step()
     assert "camera" not in app.messages
     app.close()
 
