@@ -43,10 +43,13 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# API pages from the docstrings, into build/docs (not part of make test).
+# API pages from the docstrings, into build/docs (not part of make test). Every module is named: pdoc would hide
+# the submodules a package's __all__ does not list.
+MODULES = $(shell find companion -name '*.py' ! -name '__main__.py' | sed 's/\.py$$//; s/\/__init__$$//; s/\//./g' | sort)
 docs: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[docs]'
-	$(BIN)/pdoc --docformat restructuredtext -o build/docs companion
+	test -x $(BIN)/pdoc || $(BIN)/python -m pip install --quiet -e '.[docs]'
+	SDL_VIDEODRIVER=dummy $(BIN)/pdoc --docformat restructuredtext -o build/docs $(MODULES)
+	@echo "API pages: build/docs/index.html"
 
 bench: $(STAMP)
 	$(BIN)/python -m tools.bench
