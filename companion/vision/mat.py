@@ -133,7 +133,7 @@ def _make_mat(seats: int, paper: str) -> Mat:
     sheets = tuple(Sheet(r * cols + c + 1, (c * sw - ox, r * sh - oy), (sw, sh)) for r in range(rows)
                    for c in range(cols))
     base = (SEATS.index(seats) * len(PAPERS) + list(PAPERS).index(paper)) * IDS_PER_MAT
-    markers = {}
+    markers: dict[int, tuple[tuple[float, float], ...]] = {}
     for sheet in sheets:
         x0, y0 = sheet.origin
         near, far_x, far_y = MARGIN_MM, sw - MARGIN_MM - MARKER_MM, sh - MARGIN_MM - MARKER_MM
@@ -156,7 +156,7 @@ def mat_for_marker_ids(ids) -> Mat | None:
             votes[key] = votes.get(key, 0) + 1
     if not votes:
         return None
-    seats, paper = max(votes, key=votes.get)
+    seats, paper = max(votes, key=votes.__getitem__)
     mat = make_mat(seats, paper)
     return mat if any(int(i) in mat.markers for i in ids) else None
 
