@@ -8,14 +8,14 @@ STAMP  := $(VENV)/.installed
 IS_PI := $(shell grep -qsi 'raspberry pi' /proc/device-tree/model && echo 1)
 VENV_FLAGS := $(if $(IS_PI),--system-site-packages,)
 
-.PHONY: run test bench screenshots model install-service clean
+.PHONY: run test test-fast lint docs bench screenshots model install-service clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 
 # On the Pi, numpy, OpenCV and gpiozero come from apt (picamera2 is built against apt's numpy: a pip numpy 2 on
 # top breaks it), so only the pure-Python rest is installed from PyPI.
-PI_PIP := 'pygame-ce>=2.4' 'platformdirs>=3' 'pytest>=7.4' 'hypothesis>=6.80'
+PI_PIP := 'pygame-ce>=2.4' 'platformdirs>=3' 'pytest>=7.4' 'hypothesis>=6.80' 'ruff>=0.6' 'mypy>=1.11'
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -30,8 +30,26 @@ endif
 run: $(STAMP)
 	$(BIN)/companion run
 
-test: $(STAMP)
+# The whole suite, as CI runs it: the gates first, then every test (doctests included, see pyproject.toml).
+test: lint
 	$(BIN)/python -m pytest -q
+
+# The everyday loop: everything but the tests marked slow (under 30 s).
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow"
+
+# The gates: ruff over everything, mypy over the package (strict for cards and rules); settings in pyproject.toml.
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+# API pages from the docstrings, into build/docs (not part of make test). Every module is named: pdoc would hide
+# the submodules a package's __all__ does not list.
+MODULES = $(shell find companion -name '*.py' ! -name '__main__.py' | sed 's/\.py$$//; s/\/__init__$$//; s/\//./g' | sort)
+docs: $(STAMP)
+	test -x $(BIN)/pdoc || $(BIN)/python -m pip install --quiet -e '.[docs]'
+	SDL_VIDEODRIVER=dummy $(BIN)/pdoc --docformat restructuredtext -o build/docs $(MODULES)
+	@echo "API pages: build/docs/index.html"
 
 bench: $(STAMP)
 	$(BIN)/python -m tools.bench

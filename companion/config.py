@@ -10,7 +10,7 @@ default is in :data:`DEFAULTS` (and documented in ``companion.example.toml``). A
 >>> load_config(text="[board]\\ncolour = 1")
 Traceback (most recent call last):
 ...
-companion.errors.ConfigError: board.colour: unknown key (known: layout, driver, port, device, rate, brightness, order, chips, supply_a, ma_per_channel, idle_ma, animate)
+companion.errors.ConfigError: board.colour: unknown key (known: layout, driver, port, device, rate, ...)
 """
 
 from __future__ import annotations

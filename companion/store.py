@@ -20,7 +20,7 @@ import os
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 from .errors import StoreError
@@ -70,7 +70,7 @@ class GameSummary:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class EventStore:
@@ -136,7 +136,8 @@ class EventStore:
 
     def _insert(self, game_id: int, seq: int, event, meta: dict | None = None) -> None:
         data = event_to_dict(event)
-        self._db.execute("INSERT INTO events (game_id, seq, at, type, version, data, meta) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        self._db.execute("INSERT INTO events (game_id, seq, at, type, version, data, meta) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
                          (game_id, seq, _now(), data["type"], data["v"], json.dumps(data),
                           json.dumps(meta) if meta else None))
 

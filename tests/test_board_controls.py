@@ -6,9 +6,7 @@ import queue
 import time
 
 import pytest
-from gpiozero import Device
 from gpiozero.exc import GPIOPinInUse
-from gpiozero.pins.mock import MockFactory
 
 from companion.board.controls import Command, Controls, ControlsConfig
 from companion.errors import ConfigError
@@ -17,16 +15,7 @@ HOLD = 0.05
 
 
 @pytest.fixture
-def factory():
-    f = MockFactory()
-    Device.pin_factory = f
-    yield f
-    f.reset()
-    Device.pin_factory = None
-
-
-@pytest.fixture
-def controls(factory):
+def controls(mock_factory):
     got: list[Command] = []
     c = Controls(5, 6, 13, encoder=(20, 21), encoder_button=16, on_command=got.append, hold_time=HOLD,
                  bounce_time=None)
@@ -35,11 +24,11 @@ def controls(factory):
     c.close()
 
 
-def press(factory, pin, seconds=0.0):
-    factory.pin(pin).drive_low()
+def press(mock_factory, pin, seconds=0.0):
+    mock_factory.pin(pin).drive_low()
     if seconds:
         time.sleep(seconds)
-    factory.pin(pin).drive_high()
+    mock_factory.pin(pin).drive_high()
 
 
 def wait_for(got, n, timeout=1.0):
@@ -48,55 +37,55 @@ def wait_for(got, n, timeout=1.0):
         time.sleep(0.005)
 
 
-def test_ok_and_menu(factory, controls):
-    press(factory, 5)
-    press(factory, 13)
-    press(factory, 16)
+def test_ok_and_menu(mock_factory, controls):
+    press(mock_factory, 5)
+    press(mock_factory, 13)
+    press(mock_factory, 16)
     assert controls.got == [Command.OK, Command.MENU, Command.OK]
 
 
-def test_undo_tapped_is_undo(factory, controls):
-    press(factory, 6)
+def test_undo_tapped_is_undo(mock_factory, controls):
+    press(mock_factory, 6)
     assert controls.got == [Command.UNDO]
 
 
-def test_undo_held_is_redo_and_not_undo(factory, controls):
-    factory.pin(6).drive_low()
+def test_undo_held_is_redo_and_not_undo(mock_factory, controls):
+    mock_factory.pin(6).drive_low()
     wait_for(controls.got, 1)
     time.sleep(HOLD)
-    factory.pin(6).drive_high()
+    mock_factory.pin(6).drive_high()
     assert controls.got == [Command.REDO]
-    press(factory, 6)
+    press(mock_factory, 6)
     assert controls.got == [Command.REDO, Command.UNDO]
 
 
-def turn(factory, a, b, clockwise):
+def turn(mock_factory, a, b, clockwise):
     first, second = (a, b) if clockwise else (b, a)
-    factory.pin(first).drive_low()
-    factory.pin(second).drive_low()
-    factory.pin(first).drive_high()
-    factory.pin(second).drive_high()
+    mock_factory.pin(first).drive_low()
+    mock_factory.pin(second).drive_low()
+    mock_factory.pin(first).drive_high()
+    mock_factory.pin(second).drive_high()
 
 
-def test_the_encoder_gives_next_and_prev(factory, controls):
-    turn(factory, 20, 21, True)
-    turn(factory, 20, 21, True)
-    turn(factory, 20, 21, False)
+def test_the_encoder_gives_next_and_prev(mock_factory, controls):
+    turn(mock_factory, 20, 21, True)
+    turn(mock_factory, 20, 21, True)
+    turn(mock_factory, 20, 21, False)
     assert controls.got == [Command.NEXT, Command.NEXT, Command.PREV]
 
 
-def test_commands_go_to_a_queue(factory):
+def test_commands_go_to_a_queue(mock_factory):
     q: queue.Queue = queue.Queue()
     with Controls(5, None, None, on_command=q, bounce_time=None):
-        press(factory, 5)
+        press(mock_factory, 5)
     assert q.get_nowait() is Command.OK
 
 
-def test_from_config_and_close_frees_the_pins(factory):
+def test_from_config_and_close_frees_the_pins(mock_factory):
     got = []
     c = Controls.from_config({"ok": 17, "undo": 27, "menu": 22, "hold_time": HOLD, "bounce_time": 0},
                              on_command=got.append)
-    press(factory, 22)
+    press(mock_factory, 22)
     assert got == [Command.MENU]
     c.close()
     c.close()
@@ -104,7 +93,7 @@ def test_from_config_and_close_frees_the_pins(factory):
     Controls.from_config({"ok": 17, "undo": 27, "menu": 22}, on_command=got.append).close()
 
 
-def test_a_failing_constructor_frees_what_it_took(factory):
+def test_a_failing_constructor_frees_what_it_took(mock_factory):
     from gpiozero import Button
     blocker = Button(13)
     with pytest.raises(GPIOPinInUse):

@@ -7,8 +7,7 @@ import random
 
 import pytest
 from gpiozero import Device
-from gpiozero.exc import GPIOPinInUse
-from gpiozero.pins.mock import MockFactory
+from gpiozero.exc import DeviceClosed, GPIOPinInUse
 
 from companion.board.apa102 import APA102
 from companion.board.emulators import APA102Chip, MAX7219Chip
@@ -23,26 +22,6 @@ PRESETS = ["four-hand-partners", "seven-card-181", "test-strip-30", "three-playe
            "two-player-61"]
 
 
-@pytest.fixture
-def factory():
-    """A fresh MockFactory per test; everything closed and the factory reset afterwards (gpiozero caches the
-    software SPI bus by pin numbers, which would otherwise leak into the next test)."""
-    opened = []
-    f = MockFactory()
-    Device.pin_factory = f
-    f.opened = opened
-    yield f
-    for thing in reversed(opened):
-        thing.close()
-    f.reset()
-    Device.pin_factory = None
-
-
-def keep(factory, thing):
-    factory.opened.append(thing)
-    return thing
-
-
 def lit(frame):
     return {i: c for i, c in enumerate(frame) if c != (0, 0, 0)}
 
@@ -54,11 +33,11 @@ class ChainContract:
 
     count = 40
 
-    def make(self, factory):  # returns (chain, read) where read() gives the set of lit LEDs
+    def make(self, mock_factory):  # returns (chain, read) where read() gives the set of lit LEDs
         raise NotImplementedError
 
-    def test_shows_a_frame(self, factory):
-        chain, read = self.make(factory)
+    def test_shows_a_frame(self, mock_factory):
+        chain, read = self.make(mock_factory)
         frame = [(0, 0, 0)] * self.count
         frame[0], frame[7], frame[self.count - 1] = (255, 0, 0), (0, 9, 0), (1, 2, 3)
         chain.show(frame)
@@ -66,35 +45,38 @@ class ChainContract:
         chain.show([(0, 0, 0)] * self.count)
         assert read() == set()
 
-    def test_refuses_a_frame_of_the_wrong_size(self, factory):
-        chain, _ = self.make(factory)
+    def test_refuses_a_frame_of_the_wrong_size(self, mock_factory):
+        chain, _ = self.make(mock_factory)
         with pytest.raises(ValueError):
             chain.show([(0, 0, 0)] * (chain.count + 1))
 
-    def test_close_is_safe_twice(self, factory):
-        chain, _ = self.make(factory)
+    def test_close_is_safe_twice(self, mock_factory):
+        chain, _ = self.make(mock_factory)
         chain.close()
-        chain.close()
+        chain.close()  # shutting down after a failed start closes twice: no error, and the chain stays closed
+        assert chain.closed
+        with pytest.raises((RuntimeError, DeviceClosed)):
+            chain.show([(0, 0, 0)] * chain.count)
 
 
 class TestAPA102Contract(ChainContract):
-    def make(self, factory):
-        chip = keep(factory, APA102Chip(self.count))
-        chain = keep(factory, APA102(self.count))
+    def make(self, mock_factory):
+        chip = mock_factory.keep(APA102Chip(self.count))
+        chain = mock_factory.keep(APA102(self.count))
         return chain, lambda: set(chip.lit())
 
 
 class TestMAX7219Contract(ChainContract):
     count = 64
 
-    def make(self, factory):
-        chip = keep(factory, MAX7219Chip(1))
-        chain = keep(factory, MAX7219Chain(1))
+    def make(self, mock_factory):
+        chip = mock_factory.keep(MAX7219Chip(1))
+        chain = mock_factory.keep(MAX7219Chain(1))
         return chain, chip.lit
 
 
 class TestVirtualContract(ChainContract):
-    def make(self, factory):
+    def make(self, mock_factory):
         chain = VirtualChain(self.count)
         return chain, lambda: set(lit(chain.frame))
 
@@ -110,9 +92,9 @@ def test_apa102_bytes_on_the_wire():
     assert APA102.encode_frame([(1, 2, 3)], order="rgb")[4:8] == bytes((0xFF, 1, 2, 3))
 
 
-def test_apa102_chip_receives_colours_and_global_brightness(factory):
-    chip = keep(factory, APA102Chip(50))
-    chain = keep(factory, APA102(50, brightness=9))
+def test_apa102_chip_receives_colours_and_global_brightness(mock_factory):
+    chip = mock_factory.keep(APA102Chip(50))
+    chain = mock_factory.keep(APA102(50, brightness=9))
     rng = random.Random(1)
     frame = [(rng.randrange(256), rng.randrange(256), rng.randrange(256)) for _ in range(50)]
     chain.show(frame)
@@ -122,15 +104,15 @@ def test_apa102_chip_receives_colours_and_global_brightness(factory):
     assert chain.frame == frame
 
 
-def test_apa102_long_chains_go_in_several_transfers(factory):
-    chip = keep(factory, APA102Chip(60))
-    chain = keep(factory, APA102(60, max_transfer=64))
+def test_apa102_long_chains_go_in_several_transfers(mock_factory):
+    chip = mock_factory.keep(APA102Chip(60))
+    chain = mock_factory.keep(APA102(60, max_transfer=64))
     frame = [(i, 255 - i, 7) for i in range(60)]
     chain.show(frame)
     assert chip.colours() == frame and chip.updates == 1
 
 
-def test_apa102_refuses_bad_options(factory):
+def test_apa102_refuses_bad_options(mock_factory):
     with pytest.raises(ValueError, match="0-31"):
         APA102(10, brightness=40)
     with pytest.raises(ValueError, match="order"):
@@ -141,9 +123,9 @@ def test_apa102_refuses_bad_options(factory):
 
 # --- MAX7219 --------------------------------------------------------------------------------------------------
 
-def test_max7219_registers(factory):
-    chip = keep(factory, MAX7219Chip(3))
-    chain = keep(factory, MAX7219Chain(3, intensity=5))
+def test_max7219_registers(mock_factory):
+    chip = mock_factory.keep(MAX7219Chip(3))
+    chain = mock_factory.keep(MAX7219Chain(3, intensity=5))
     for regs in chip.registers:
         assert regs[0x0C] == 1 and regs[0x09] == 0 and regs[0x0B] == 7 and regs[0x0A] == 5 and regs[0x0F] == 0
     frame = [(0, 0, 0)] * 192
@@ -161,16 +143,16 @@ def test_max7219_registers(factory):
 
 # --- the peg board ----------------------------------------------------------------------------------------------
 
-def apa_board(factory, name, **kw):
+def apa_board(mock_factory, name, **kw):
     layout = load_layout(name)
-    chip = keep(factory, APA102Chip(layout.leds))
-    board = keep(factory, PegBoard(layout, **kw))
+    chip = mock_factory.keep(APA102Chip(layout.leds))
+    board = mock_factory.keep(PegBoard(layout, **kw))
     return layout, chip, board
 
 
 @pytest.mark.parametrize("name", PRESETS)
-def test_after_a_scripted_game_the_chip_shows_exactly_the_pegs(factory, name):
-    layout, chip, board = apa_board(factory, name, animate=False)
+def test_after_a_scripted_game_the_chip_shows_exactly_the_pegs(mock_factory, name):
+    layout, chip, board = apa_board(mock_factory, name, animate=False)
     n = len(layout.sides)
     rng = random.Random(name)
     views = peg_views_from_scores(n, [(k % n, rng.choice([2, 4, 6, 12])) for k in range(60)], target=layout.target)
@@ -185,17 +167,17 @@ def test_after_a_scripted_game_the_chip_shows_exactly_the_pegs(factory, name):
             assert chip.colours()[hole] == layout.sides[i].colour
 
 
-def test_max7219_board_lights_the_same_holes(factory):
+def test_max7219_board_lights_the_same_holes(mock_factory):
     layout = load_layout("two-player-61")
-    chip = keep(factory, MAX7219Chip(3))
-    board = keep(factory, PegBoard(layout, driver="max7219", animate=False))
+    chip = mock_factory.keep(MAX7219Chip(3))
+    board = mock_factory.keep(PegBoard(layout, driver="max7219", animate=False))
     view = PegView(((44, 40), (13, 0)), target=61)
     board.show_view(view)
     assert chip.lit() == set(lit(board_frame(layout, view)))
 
 
-def test_the_board_animates_on_the_chip(factory):
-    layout, chip, board = apa_board(factory, "test-strip-30")
+def test_the_board_animates_on_the_chip(mock_factory):
+    layout, chip, board = apa_board(mock_factory, "test-strip-30")
     board.show_view(PegView(((0, 0), (0, 0)), target=25), now=0.0)
     board.show_view(PegView(((10, 0), (0, 0)), target=25), now=1.0)
     board.tick(1.2)
@@ -206,47 +188,47 @@ def test_the_board_animates_on_the_chip(factory):
     assert chip.colours() == board_frame(layout, PegView(((10, 0), (0, 0)), target=25))
 
 
-def test_the_board_caps_the_current(factory):
-    layout, chip, board = apa_board(factory, "three-player-121", budget=None)
+def test_the_board_caps_the_current(mock_factory):
+    layout, chip, board = apa_board(mock_factory, "three-player-121", budget=None)
     board.show([(255, 255, 255)] * layout.leds)
     assert board.budget.frame_ma(chip.colours()) <= board.budget.limit_ma
     assert chip.colours()[0] != (0, 0, 0)
 
 
-def test_light_one_hole(factory):
-    layout, chip, board = apa_board(factory, "test-strip-30")
+def test_light_one_hole(mock_factory):
+    layout, chip, board = apa_board(mock_factory, "test-strip-30")
     from companion.board.layout import Hole
     board.light_hole(Hole(1, "track", 3), (0, 0, 200))
     assert chip.lit() == {22: (0, 0, 200)}
 
 
-def test_close_is_safe_twice_darkens_and_frees_the_pins(factory):
-    layout, chip, board = apa_board(factory, "test-strip-30")
+def test_close_is_safe_twice_darkens_and_frees_the_pins(mock_factory):
+    layout, chip, board = apa_board(mock_factory, "test-strip-30")
     board.show_view(PegView(((5, 2), (3, 0)), target=25))
     board.close()
     board.close()
     assert board.closed and chip.lit() == {}
-    again = keep(factory, PegBoard(layout))    # the pins were released
+    again = mock_factory.keep(PegBoard(layout))    # the pins were released
     assert not again.closed
 
 
-def test_a_failing_constructor_closes_what_it_opened(factory):
+def test_a_failing_constructor_closes_what_it_opened(mock_factory):
     chain = VirtualChain(10)
     with pytest.raises(ConfigError, match="needs 30 LEDs but the chain has 10"):
         PegBoard("test-strip-30", chain)
     assert chain.closed
-    blocker = keep(factory, Device.pin_factory.pin(10))
+    blocker = mock_factory.keep(Device.pin_factory.pin(10))
     from gpiozero import OutputDevice
-    keep(factory, OutputDevice(10))
+    mock_factory.keep(OutputDevice(10))
     with pytest.raises(GPIOPinInUse):
         PegBoard("test-strip-30")
     # the clock pin it had claimed before failing is free again
-    keep(factory, OutputDevice(11))
+    mock_factory.keep(OutputDevice(11))
     assert blocker is not None
 
 
-def test_a_context_manager(factory):
-    chip = keep(factory, APA102Chip(30))
+def test_a_context_manager(mock_factory):
+    chip = mock_factory.keep(APA102Chip(30))
     with PegBoard("test-strip-30", animate=False) as board:
         board.show_view(PegView(((1, 0), (0, 0)), target=25))
         assert chip.lit()
@@ -271,10 +253,10 @@ def test_open_board_virtual():
     board.close()
 
 
-def test_open_board_on_the_mock_factory_uses_the_chain(factory):
-    chip = keep(factory, APA102Chip(30))
+def test_open_board_on_the_mock_factory_uses_the_chain(mock_factory):
+    chip = mock_factory.keep(APA102Chip(30))
     board, message = open_board({"layout": "test-strip-30"})
-    keep(factory, board)
+    mock_factory.keep(board)
     assert message is None and not board.virtual
     board.show_view(PegView(((2, 1), (0, 0)), target=25))
     assert chip.lit()
@@ -330,10 +312,10 @@ def test_open_board_lets_layout_errors_through():
         open_board({"layout": "no-such-board", "driver": "virtual"})
 
 
-def test_on_a_max7219_board_the_back_peg_winks(factory):
+def test_on_a_max7219_board_the_back_peg_winks(mock_factory):
     layout = load_layout("two-player-61")
-    chip = keep(factory, MAX7219Chip(3))
-    board = keep(factory, PegBoard(layout, driver="max7219"))
+    chip = mock_factory.keep(MAX7219Chip(3))
+    board = mock_factory.keep(PegBoard(layout, driver="max7219"))
     view = PegView(((44, 40), (13, 0)), target=61)
     board.show_view(view, now=0.0)
     board.tick(10.0)

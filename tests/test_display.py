@@ -73,7 +73,7 @@ MUST_READ = {"name", "score", "count", "total", "claimed", "spoken", "last-point
 @pytest.mark.parametrize("screen", ["scoreboard", "play", "show", "history", "game over"])
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_every_table_screen_for_every_scene(views, surfaces, size, screen):
-    for name, view in views.items():
+    for view in views.values():
         if isinstance(view, TableView):
             check_layout(draw_screen(surfaces[size], view, screen))
 
@@ -284,3 +284,14 @@ def test_a_score_whose_cards_left_the_table_shows_them_as_chips(views, surfaces)
     drawn = draw_screen(surfaces[(800, 480)], cleared)
     check_layout(drawn)
     assert [c.card for c in drawn.cards if c.role == "scored"]  # the run's cards, small, beside the words
+
+
+def test_text_still_draws_after_pygame_was_quit():
+    """The calibration and watch windows quit pygame when they close; a screen drawn afterwards in the same process
+    must not fail on the fonts made before."""
+    from companion.display.draw import clear_caches, text_size
+
+    width = text_size("Fifteen two", 30)[0]
+    pygame.quit()
+    clear_caches()
+    assert text_size("Fifteen two", 30)[0] == width

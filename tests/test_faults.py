@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
-import time
 
 import numpy as np
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
 
 from companion.app import Companion
 from companion.board.emulators import APA102Chip
@@ -42,7 +39,8 @@ class UnpluggedCamera(FrameSource):
     (the retry, back-off and status are the real FrameSource machinery)."""
 
     def __init__(self, frames: int) -> None:
-        super().__init__(retry_min=0.01, retry_max=0.05)
+        self.now = 0.0  # a simulated clock: the test moves time on, nothing sleeps
+        super().__init__(retry_min=0.5, retry_max=2.0, clock=lambda: self.now)
         self.left = frames
 
     def _open(self) -> None:
@@ -66,11 +64,11 @@ def test_the_camera_unplugged_mid_game_is_a_message_and_the_buttons_still_work(t
     assert app.source.status.startswith("camera lost")
     app.handle_command(ScreenCommand(Action.UNDO))  # the game goes on with the buttons
     assert app.game.state.count == 0
-    app.source.left = 5  # plugged back in: the retry finds it and the message goes
-    time.sleep(0.1)
-    for _ in range(3):
-        app.step()
-        time.sleep(0.06)
+    app.source.left = 5  # plugged back in
+    app.step()
+    assert "camera" in app.messages, "no retry before the back-off has passed"
+    app.source.now += 2.0  # the retry finds it and the message goes
+    app.step()
     assert "camera" not in app.messages
     app.close()
 
@@ -83,30 +81,23 @@ def test_a_webcam_that_does_not_exist_is_a_status_not_a_crash(tmp_path):
     app.close()
 
 
-def test_the_led_chain_failing_mid_game_leaves_the_screen_and_the_game(tmp_path):
-    factory = MockFactory()
-    Device.pin_factory = factory
-    chip = APA102Chip(load_layout("two-player-121").leds)
-    try:
-        in_play(tmp_path)
-        app = companion(tmp_path, '[board]\ndriver = "apa102"\nanimate = false\n', pin_factory=factory,
-                        use_controls=False)
-        assert app.board is not None and "board" not in app.messages
+def test_the_led_chain_failing_mid_game_leaves_the_screen_and_the_game(tmp_path, mock_factory):
+    mock_factory.keep(APA102Chip(load_layout("two-player-121").leds))
+    in_play(tmp_path)
+    app = companion(tmp_path, '[board]\ndriver = "apa102"\nanimate = false\n', pin_factory=mock_factory,
+                    use_controls=False)
+    assert app.board is not None and "board" not in app.messages
 
-        def broken(*args, **kwargs):
-            raise OSError(5, "Input/output error")  # e.g. the SPI transfer fails
+    def broken(*args, **kwargs):
+        raise OSError(5, "Input/output error")  # e.g. the SPI transfer fails
 
-        app.board.show_view = broken
-        app.handle_command(ScreenCommand(Action.UNDO))
-        assert app.board is None and "LED board unavailable" in app.messages["board"].text
-        app.handle_command(ScreenCommand(Action.REDO))  # the game carries on without the board
-        assert app.game.state.count == 10
-        assert "LED board unavailable" in " ".join(m.text for m in app.current_messages())
-        app.close()
-    finally:
-        chip.close()
-        factory.reset()
-        Device.pin_factory = None
+    app.board.show_view = broken
+    app.handle_command(ScreenCommand(Action.UNDO))
+    assert app.board is None and "LED board unavailable" in app.messages["board"].text
+    app.handle_command(ScreenCommand(Action.REDO))  # the game carries on without the board
+    assert app.game.state.count == 10
+    assert "LED board unavailable" in " ".join(m.text for m in app.current_messages())
+    app.close()
 
 
 def test_no_spi_falls_back_to_the_virtual_board_with_the_fix_named(tmp_path, monkeypatch):

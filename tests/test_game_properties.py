@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,6 +35,7 @@ def _play(variant, seed, options, dealer):
     return script_game(variant, NAMES[:v.players], _decks(seed), options=options, first_dealer=dealer % v.players)
 
 
+@pytest.mark.slow  # 120 whole games: the everyday loop keeps the undo/redo property below
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_random_games_keep_the_rules(game):

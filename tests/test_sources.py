@@ -314,7 +314,8 @@ class TestThreaded(SourceContract):
 
     def test_keeps_only_the_newest_frame(self, folder):
         with ThreadedSource(ReplaySource(folder, fps=1000, realtime=False)) as source:
-            time.sleep(0.3)  # the capture thread runs through all five frames meanwhile
+            source._thread.join(timeout=10)  # the capture thread runs through all five frames, then stops
+            assert not source._thread.is_alive(), "the capture thread stops at the end of a replay"
             frame = source.read()
             assert np.array_equal(frame, picture(4)) and source.time == pytest.approx(0.004)
             assert source.dropped == 4

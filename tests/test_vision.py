@@ -54,7 +54,7 @@ def test_any_rotation(angle):
 def test_light_and_dark_tables(table):
     frame, truth = synth.render_scene(["QS", "4H", "TC"], rng=11, table=table, card_height=260)
     got = named(recognize(frame))
-    assert set(got) <= {"QS", "4H", "TC"} and len(got) >= 2, got
+    assert sorted(got) == ["4H", "QS", "TC"], got
 
 
 def test_tilted_camera():
@@ -231,14 +231,15 @@ def test_table_photos_cards_found_and_none_made_up():
     assert found >= 0.95 * total, f"found {found} of {total}"
 
 
-@pytest.mark.parametrize("layout,seed", [("row", 7), ("row", 12), ("fan", 3)])
-def test_partly_hidden_cards_read_by_their_corner(layout, seed):
+@pytest.mark.parametrize("layout,seed,least", [("row", 7, 6), ("row", 12, 6), ("fan", 3, 5)])
+def test_partly_hidden_cards_read_by_their_corner(layout, seed, least):
+    """Six cards overlapping: a row shows every corner, so all are read; the fan hides one card's more."""
     rng = np.random.default_rng(seed)
     cards = list(rng.choice(synth.ALL_CARDS, 6, replace=False))
     frame, _ = synth.render_scene(cards, rng=rng, layout=layout, card_height=300)
     got = named(recognize(frame))
     assert set(got) <= set(cards), f"misread: {got} not all in {cards}"
-    assert len(got) >= 3, f"read only {got} of {cards}"
+    assert len(got) >= least, f"read only {got} of {cards}"
 
 
 @pytest.mark.parametrize("seed", [1, 6, 8])
@@ -261,12 +262,3 @@ def test_small_cards_are_unknown_rather_than_misread(height, seed):
     frame, _ = synth.render_scene(cards, rng=rng, layout="spread", card_height=height,
                                   deck=str(rng.choice(["photos", "drawn"])))
     assert set(named(recognize(frame))) <= set(cards)
-
-
-@pytest.mark.parametrize("module", ["companion.vision", "companion.vision.synth", "companion.vision.reader",
-                                    "companion.vision.detection"])
-def test_docstring_examples(module):
-    import doctest
-    import importlib
-    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0 and result.attempted > 0

@@ -72,7 +72,8 @@ def _run(args) -> int:
         warm_all += warm
         cold_all += cold
         cpu_all += warm_cpu
-        print(f"  {name:20} warm {statistics.median(warm):5.2f} / {_p95(warm):5.2f} / {statistics.median(warm_cpu):5.2f}"
+        print(f"  {name:20} warm {statistics.median(warm):5.2f} / {_p95(warm):5.2f} / "
+              f"{statistics.median(warm_cpu):5.2f}"
               f"   cold {statistics.median(cold):5.2f} / {_p95(cold):5.2f} / {statistics.median(cold_cpu):5.2f}")
     print(f"all screens: median {statistics.median(warm_all):.2f} ms (CPU {statistics.median(cpu_all):.2f} ms), "
           f"cold median {statistics.median(cold_all):.2f} ms, worst {max(warm_all + cold_all):.2f} ms; "

@@ -60,8 +60,8 @@ def run_pipeline(video: Path, sim: TableSim, recognize, *, every_frame: bool = F
                 break
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     got, want = [c.key for c in tracker.changes], [c.key for c in sim.truth]
-    return {"frames": frames, "partial": tracker.partial, "fps": frames / wall, "cpu": cpu / wall, "read": tracker.recognised,
-            "changes": len(tracker.changes), "ms": 1000 * wall / frames,
+    return {"frames": frames, "partial": tracker.partial, "fps": frames / wall, "cpu": cpu / wall,
+            "read": tracker.recognised, "changes": len(tracker.changes), "ms": 1000 * wall / frames,
             "true": sum(1 for c in got if c in want), "phantom": sum(1 for c in got if c not in want),
             "truth": len(want), "laid_ok": [c for c in got if c[0] == "laid"] == [c for c in want if c[0] == "laid"]}
 

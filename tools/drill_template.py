@@ -23,7 +23,8 @@ FOOTER_MM = 22.0
 
 
 def _hex(colour: tuple[int, int, int]) -> str:
-    return "#%02x%02x%02x" % colour
+    r, g, b = colour
+    return f"#{r:02x}{g:02x}{b:02x}"
 
 
 def svg_for(layout) -> str:  # layout: companion.board.layout.Layout

@@ -58,7 +58,7 @@ def steps(layout: Layout) -> Iterator[Step]:
                    f"{len(side.laps)} lap", None)
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "board-test", help="light each hole of the LED board in order, then each side's track",
         description=__doc__.split("\n\n")[1] if __doc__ else None)

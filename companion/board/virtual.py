@@ -66,7 +66,7 @@ def hole_positions(layout: Layout) -> dict[int, Point]:
 
 def screen_colour(colour: RGB) -> RGB:
     """An LED colour as it looks to the eye: dim LEDs are brighter than their linear value (gamma 2.2)."""
-    return tuple(round(255 * (c / 255) ** (1 / 2.2)) for c in colour)  # type: ignore[return-value]
+    return tuple(round(255 * (c / 255) ** (1 / 2.2)) for c in colour)
 
 
 def draw_board(surface: pygame.Surface, rect: pygame.Rect | tuple[int, int, int, int], layout: Layout,

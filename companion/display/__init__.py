@@ -27,6 +27,7 @@ __all__ = [
     "Display", "Drawn", "HistoryEntry", "ItemView", "Layout", "MenuItem", "MenuView", "Message", "ScoreView",
     "ScreenCommand", "SeenCard", "SeriesRow", "ShowView", "SideView", "TableView", "Target", "TextItem",
     "ZoneView", "calibration_menu", "card_seen_twice", "choose_driver", "command_for_event", "draw_camera",
-    "draw_correction", "draw_game_over", "draw_history", "draw_menu", "draw_play", "draw_scoreboard", "draw_screen", "draw_show",
+    "draw_correction", "draw_game_over", "draw_history", "draw_menu", "draw_play", "draw_scoreboard", "draw_screen",
+    "draw_show",
     "new_game_menu", "parse_size", "screen_for", "settings_menu", "show_view", "view_from_state",
 ]

@@ -97,10 +97,11 @@ _texts: dict[tuple[str, int, Colour], pygame.Surface] = {}
 
 def font(size: int) -> pygame.font.Font:
     """pygame-ce's bundled bold sans font at ``size`` (cached)."""
+    if not pygame.font.get_init():  # first use, or pygame was quit since (the watch window does): old fonts are dead
+        pygame.font.init()
+        _fonts.clear()
     f = _fonts.get(size)
     if f is None:
-        if not pygame.font.get_init():
-            pygame.font.init()
         f = _fonts[size] = pygame.font.Font(None, size)
     return f
 

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from ..rules.variants import VARIANTS, Options
 from .view import SIDE_COLOURS, SIDE_MARKERS, MenuItem, MenuView
 
-COLOUR_NAMES = {SIDE_COLOURS[0]: "blue", SIDE_COLOURS[1]: "orange", SIDE_COLOURS[2]: "purple",
-                SIDE_COLOURS[3]: "yellow"}
+COLOUR_NAMES: dict[tuple[int, ...], str] = {SIDE_COLOURS[0]: "blue", SIDE_COLOURS[1]: "orange",
+                                            SIDE_COLOURS[2]: "purple", SIDE_COLOURS[3]: "yellow"}
 
 
 def _on(flag: bool) -> str:

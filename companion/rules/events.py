@@ -11,6 +11,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Any
 
 from ..cards import Card
 from ..errors import CompanionError
@@ -147,7 +148,7 @@ class Redo:
 
 Event = (NewGame | Cut | Deal | Discard | Starter | Play | Go | Show | Crib | Muggins | Correction | ReplaceCard
          | Undo | Redo)
-EVENT_TYPES: dict[str, type] = {cls.type: cls for cls in (
+EVENT_TYPES: dict[str, type[Event]] = {cls.type: cls for cls in (
     NewGame, Cut, Deal, Discard, Starter, Play, Go, Show, Crib, Muggins, Correction, ReplaceCard, Undo, Redo)}
 
 
@@ -155,7 +156,7 @@ class BadEvent(CompanionError, ValueError):
     """A stored event that cannot be read back."""
 
 
-def _encode(value):
+def _encode(value: Any) -> Any:
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, tuple):
@@ -165,15 +166,15 @@ def _encode(value):
     return value
 
 
-def event_to_dict(event) -> dict:
+def event_to_dict(event: Event) -> dict[str, Any]:
     """A JSON-ready dict: ``{"type": "play", "v": 1, "seat": 0, "card": "5H"}``."""
-    out = {"type": event.type, "v": EVENT_VERSION}
+    out: dict[str, Any] = {"type": event.type, "v": EVENT_VERSION}
     for f in fields(event):
         out[f.name] = _encode(getattr(event, f.name))
     return out
 
 
-def event_from_dict(data: dict):
+def event_from_dict(data: dict[str, Any]) -> Event:
     """Read an event back from :func:`event_to_dict`'s form; raises :class:`BadEvent` naming what is wrong."""
     try:
         cls = EVENT_TYPES[data["type"]]

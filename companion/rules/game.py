@@ -16,13 +16,14 @@ companion.errors.IllegalMove: it is Ann's turn, not Bob's
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..cards import Card
 from ..errors import CompanionError, IllegalMove
-from .events import (Correction, Crib, Cut, Deal, Discard, Go, Muggins, NewGame, Play, Redo, ReplaceCard, Show,
-                     Starter, Undo)
+from .events import (Correction, Crib, Cut, Deal, Discard, Event, Go, Muggins, NewGame, Play, Redo, ReplaceCard,
+                     Show, Starter, Undo)
 from .phases import Phase
 from .play import LIMIT, score_play
 from .score import Score, ScoreItem
@@ -428,11 +429,12 @@ def _correction(s: GameState, e: Correction) -> GameState:
                 _simple_score("correction", (), e.points, f"Correction: {e.reason}"))
 
 
-_APPLY = {NewGame: _new_game, Cut: _cut, Deal: _deal, Discard: _discard, Starter: _starter, Play: _play, Go: _go,
-          Show: _show, Crib: _crib, Muggins: _muggins, Correction: _correction}
+_APPLY: dict[type, Callable[[GameState, Any], GameState]] = {
+    NewGame: _new_game, Cut: _cut, Deal: _deal, Discard: _discard, Starter: _starter, Play: _play, Go: _go,
+    Show: _show, Crib: _crib, Muggins: _muggins, Correction: _correction}
 
 
-def apply(state: GameState, event) -> GameState:
+def apply(state: GameState, event: Event) -> GameState:
     """The state after one game event; raises :class:`IllegalMove` (the state is a value: nothing changed)."""
     try:
         fn = _APPLY[type(event)]
@@ -444,10 +446,10 @@ def apply(state: GameState, event) -> GameState:
 
 # --- the log: undo, redo and misread cards -------------------------------------------------------------------
 
-def _substitute(event, old: Card, new: Card):
-    def swap(c):
+def _substitute(event: Event, old: Card, new: Card) -> Event:
+    def swap(c: Card) -> Card:
         return new if c == old else c
-    changes = {}
+    changes: dict[str, Any] = {}
     for name in ("card",):
         if getattr(event, name, None) == old:
             changes[name] = new
@@ -456,11 +458,11 @@ def _substitute(event, old: Card, new: Card):
     return replace(event, **changes) if changes else event
 
 
-def _undo_stack(log: Sequence) -> tuple[list, list]:
+def _undo_stack(log: Sequence[Event]) -> tuple[list[Event], list[Event]]:
     """(events in effect, events undone and not redone yet): undo moves the last event in effect to the undone
     stack (never the new game itself), redo moves it back, any other event clears the undone stack."""
-    kept: list = []
-    undone: list = []
+    kept: list[Event] = []
+    undone: list[Event] = []
     for e in log:
         if isinstance(e, Undo):
             if len(kept) > 1:
@@ -474,11 +476,11 @@ def _undo_stack(log: Sequence) -> tuple[list, list]:
     return kept, undone
 
 
-def effective_events(log: Sequence) -> list:
+def effective_events(log: Sequence[Event]) -> list[Event]:
     """The events in effect: undo removes the last one, redo puts it back, and a card replacement rewrites the
     events of the current hand that named the misread card."""
     kept, _ = _undo_stack(log)
-    out: list = []
+    out: list[Event] = []
     for e in kept:
         if isinstance(e, ReplaceCard):
             start = max((i for i, x in enumerate(out) if isinstance(x, Deal)), default=0)
@@ -488,13 +490,13 @@ def effective_events(log: Sequence) -> list:
     return out
 
 
-def _reinfer_goes(before: Sequence, hand: list) -> list:
+def _reinfer_goes(before: Sequence[Event], hand: list[Event]) -> list[Event]:
     """The events of a hand after a card in it was corrected, with the goes nobody said worked out again: a go
     inferred from the old card may no longer hold (the count is lower), or another may be needed (higher)."""
     state = GameState()
     for e in before:
         state = apply(state, e)
-    out: list = []
+    out: list[Event] = []
     for e in hand:
         if isinstance(e, Go) and e.inferred:
             continue
@@ -523,7 +525,7 @@ def _reinfer_goes(before: Sequence, hand: list) -> list:
     return out
 
 
-def replay(log: Iterable) -> GameState:
+def replay(log: Iterable[Event]) -> GameState:
     """The state after a whole log (undo, redo and replacements included). The same log always gives the same
     state; raises :class:`IllegalMove` if the log does not make a legal game."""
     state = GameState()
@@ -532,7 +534,7 @@ def replay(log: Iterable) -> GameState:
     return state
 
 
-def _undo_redo_possible(log: list, kind: type) -> bool:
+def _undo_redo_possible(log: list[Event], kind: type) -> bool:
     kept, undone = _undo_stack(log)
     return len(kept) > 1 if kind is Undo else bool(undone)
 
@@ -543,13 +545,13 @@ class Game:
     :meth:`apply` refuses an illegal event with :class:`IllegalMove` and leaves the game unchanged.
     """
 
-    def __init__(self, events: Iterable = ()) -> None:
-        self.log: list = []
+    def __init__(self, events: Iterable[Event] = ()) -> None:
+        self.log: list[Event] = []
         self.state = GameState()
         for e in events:
             self.apply(e)
 
-    def preview(self, event) -> GameState:
+    def preview(self, event: Event) -> GameState:
         """The state ``event`` would lead to, without applying it; raises :class:`IllegalMove` if refused."""
         if isinstance(event, (Undo, Redo)):
             if not _undo_redo_possible(self.log, type(event)):
@@ -563,18 +565,18 @@ class Game:
             return replay(self.log + [event])
         return apply(self.state, event)
 
-    def commit(self, event, state: GameState) -> None:
+    def commit(self, event: Event, state: GameState) -> None:
         """Record ``event`` with the state :meth:`preview` gave for it."""
         self.log.append(event)
         self.state = state
 
-    def apply(self, event) -> GameState:
+    def apply(self, event: Event) -> GameState:
         """Apply ``event`` and return the new state; raises :class:`IllegalMove` and changes nothing if refused."""
         state = self.preview(event)
         self.commit(event, state)
         return state
 
-    def try_apply(self, event) -> str | None:
+    def try_apply(self, event: Event) -> str | None:
         """Apply ``event``; return None, or the reason it was refused (the game is unchanged)."""
         try:
             self.apply(event)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..cards import Card
 
@@ -20,7 +20,7 @@ class ScoreItem(NamedTuple):
     points: int
     label: str = ""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "cards": [str(c) for c in self.cards], "points": self.points,
                 **({"label": self.label} if self.label else {})}
 
@@ -49,8 +49,8 @@ class Score:
         from .play import spoken_play
         return spoken_play(self.count, list(self.items))
 
-    def to_json(self) -> dict:
-        out: dict = {"total": self.total, "items": [i.to_json() for i in self.items], "spoken": self.spoken}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"total": self.total, "items": [i.to_json() for i in self.items], "spoken": self.spoken}
         if self.count is not None:
             out["count"] = self.count
         return out

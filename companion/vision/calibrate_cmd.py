@@ -85,7 +85,7 @@ def click_corners(frame: np.ndarray, *, clicks: list | None = None) -> list[tupl
                         (e.type == pygame.KEYDOWN and e.key == pygame.K_BACKSPACE):
                     points = points[:-1]
             shown = cv2.resize(frame, size).copy()
-            for i, (x, y) in enumerate(points):
+            for x, y in points:
                 cv2.circle(shown, (int(x * k), int(y * k)), 6, (0, 220, 255), 2, cv2.LINE_AA)
             if len(points) > 1:
                 cv2.polylines(shown, [np.int32([(x * k, y * k) for x, y in points])], False, (0, 220, 255), 2)

@@ -64,7 +64,7 @@ class Calibration:
         pts = np.asarray(points_px, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self._inverse).reshape(-1, 2)
 
-    def moved_px(self, other: "Calibration") -> float:
+    def moved_px(self, other: Calibration) -> float:
         """How far (px, the largest over the play area's corners) ``other`` puts the mat from where this one does."""
         corners = self.zones.corners
         return float(np.abs(self.to_image(corners) - other.to_image(corners)).max())
@@ -76,7 +76,7 @@ class Calibration:
                 "corners_px": [[round(float(x), 2), round(float(y), 2)] for x, y in self.to_image(self.zones.corners)]}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Calibration":
+    def from_json(cls, data: dict) -> Calibration:
         try:
             h = np.array(data["homography"], np.float64)
             zones = ZoneMap.from_json(data["zones"])
@@ -95,7 +95,7 @@ class Calibration:
         return path
 
     @classmethod
-    def load(cls, path: str | Path) -> "Calibration":
+    def load(cls, path: str | Path) -> Calibration:
         """Read a calibration file; a missing or malformed file raises :class:`ConfigError` quoting the path."""
         try:
             return cls.from_json(json.loads(Path(path).read_text()))

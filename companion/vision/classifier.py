@@ -39,7 +39,7 @@ class Mlp:
                 f"{prefix}_b2": self.b2, f"{prefix}_classes": np.array(self.classes)}
 
     @classmethod
-    def from_arrays(cls, data, prefix: str) -> "Mlp":
+    def from_arrays(cls, data, prefix: str) -> Mlp:
         return cls(*(np.asarray(data[f"{prefix}_{k}"], np.float32) for k in ("w1", "b1", "w2", "b2")),
                    tuple(str(c) for c in data[f"{prefix}_classes"]))
 
@@ -55,7 +55,7 @@ class GlyphModel:
                                      for k, v in arrays.items()})
 
     @classmethod
-    def load(cls, path: Path | str = MODEL_PATH) -> "GlyphModel":
+    def load(cls, path: Path | str = MODEL_PATH) -> GlyphModel:
         with np.load(path, allow_pickle=False) as data:
             return cls(Mlp.from_arrays(data, "rank"), Mlp.from_arrays(data, "suit"))
 

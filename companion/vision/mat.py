@@ -22,7 +22,7 @@ import math
 import struct
 import zlib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -115,7 +115,7 @@ def make_mat(seats: int = 2, paper: str = "a4") -> Mat:
     return _make_mat(int(seats), str(paper).lower())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _make_mat(seats: int, paper: str) -> Mat:
     if seats not in SEATS:
         raise ConfigError(f"no mat for {seats!r} seats: expected 2, 3 or 4")
@@ -133,7 +133,7 @@ def _make_mat(seats: int, paper: str) -> Mat:
     sheets = tuple(Sheet(r * cols + c + 1, (c * sw - ox, r * sh - oy), (sw, sh)) for r in range(rows)
                    for c in range(cols))
     base = (SEATS.index(seats) * len(PAPERS) + list(PAPERS).index(paper)) * IDS_PER_MAT
-    markers = {}
+    markers: dict[int, tuple[tuple[float, float], ...]] = {}
     for sheet in sheets:
         x0, y0 = sheet.origin
         near, far_x, far_y = MARGIN_MM, sw - MARGIN_MM - MARKER_MM, sh - MARGIN_MM - MARKER_MM
@@ -156,7 +156,7 @@ def mat_for_marker_ids(ids) -> Mat | None:
             votes[key] = votes.get(key, 0) + 1
     if not votes:
         return None
-    seats, paper = max(votes, key=votes.get)
+    seats, paper = max(votes, key=votes.__getitem__)
     mat = make_mat(seats, paper)
     return mat if any(int(i) in mat.markers for i in ids) else None
 
@@ -184,7 +184,8 @@ def _texts(mat: Mat) -> list[tuple[str, float, float, float]]:
         x, y, w, h = z.rect
         out.append((z.label or z.name.upper(), x + 3, y + 7, 4.5))
     x, y = _title_spot(mat)
-    out += [("CRIBBAGE COMPANION", x, y, 3.2), (f"{mat.seats} SEATS, {mat.paper.upper()} x{len(mat.sheets)}", x, y + 6, 3.2),
+    out += [("CRIBBAGE COMPANION", x, y, 3.2),
+            (f"{mat.seats} SEATS, {mat.paper.upper()} x{len(mat.sheets)}", x, y + 6, 3.2),
             ("50 MM (CHECK THE PRINT)", x, y + 20, 2.4)]
     for s in mat.sheets:
         note = f"SHEET {s.number}/{len(mat.sheets)} - PRINT AT 100% - TAPE EDGE TO EDGE" if len(mat.sheets) > 1 \

@@ -65,7 +65,7 @@ def read_corners(corners: np.ndarray, model: GlyphModel, anchor=None, colours=No
         return out
     pr = model.rank.probs(np.stack([rank_features(glyphs[k]) for k in found]))
     ranked = [n for n, k in enumerate(found) if model.rank.classes[int(pr[n].argmax())] != JUNK]
-    for n, k in enumerate(found):
+    for k in found:
         out[k] = CornerRead(None, 0.0, glyphs[k])  # not a rank: the suit need not be looked at
     if ranked:
         ps = model.suit.probs(np.stack([suit_features(glyphs[found[n]]) for n in ranked]))

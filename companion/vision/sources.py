@@ -521,7 +521,7 @@ def parse_source(config: str) -> tuple[str, dict[str, Any]]:
     >>> parse_source("tv:1")
     Traceback (most recent call last):
     ...
-    companion.vision.sources.BadSourceConfig: unknown frame source 'tv:1': expected picamera, webcam:INDEX|PATH or replay:PATH[@FPS][:loop]
+    companion.vision.sources.BadSourceConfig: unknown frame source 'tv:1': expected picamera, webcam:INDEX|PATH or ...
     """
     kind, _, rest = config.strip().partition(":")
     kind = kind.lower()

@@ -8,7 +8,9 @@ video file). The lead's ``companion/cli.py`` wires it in with ``add_parser(subpa
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ..errors import ConfigError
 from .sources import parse_source
@@ -31,7 +33,7 @@ def run(args) -> int:
     from .watch import watch
 
     parse_source(args.source)  # a bad string is refused before any window opens
-    recognize = (lambda frame: []) if args.scripted else None
+    recognize: Callable[[Any], list[Any]] | None = (lambda frame: []) if args.scripted else None
     if args.seconds is not None and args.seconds <= 0:
         raise ConfigError(f"--seconds must be above 0, got {args.seconds!r}")
     return watch(args.source, recognize=recognize, calibration=args.calibration, seconds=args.seconds,
