@@ -109,6 +109,9 @@ class Companion:
         app._hand_seen, app._phase_seen = game.state.hand, game.state.phase
         app._scores_seen = len(game.state.scores)
         app._show_board()
+        caught_up = referee.catch_up()  # a restart in the middle of the show: count what is already known
+        if caught_up:
+            app.after(caught_up)
         return app
 
     def _open_board(self, pin_factory: Any) -> None:
@@ -217,12 +220,14 @@ class Companion:
 
     def _frame_due(self) -> bool:
         """With ``pace`` set, a replay is shown at the speed it was filmed (a live camera is always due)."""
-        if self.pace is None or not hasattr(self.source, "sim"):
+        sim = getattr(self.source, "sim", None)
+        if self.pace is None or sim is None:
             return True
+        filmed = getattr(self.source, "index", 0) / sim.fps  # video seconds shown so far
         now = self.clock()
         if self._started is None:
-            self._started = now - self.source.index / self.source.sim.fps / self.pace
-        return (now - self._started) * self.pace >= self.source.index / self.source.sim.fps
+            self._started = now - filmed / self.pace
+        return (now - self._started) * self.pace >= filmed
 
     def run(self, *, until_demo_ends: bool = False, fps: float = 30.0) -> None:
         """Run until the window is closed (or, with a replay, until it ends)."""
@@ -244,6 +249,8 @@ class Companion:
         self.frame_index += 1
         position = getattr(self.source, "index", None)
         self.game.meta = {"frame": position - 1} if isinstance(position, int) else None
+        if self.tracker is None:
+            return []
         try:
             changes = self.tracker.process(frame, t)
         except Exception as exc:  # a bad frame must never stop the game
@@ -323,7 +330,8 @@ class Companion:
         log.error("LED board failed: %s", exc)
         self.messages["board"] = Message("LED board unavailable: scores on screen only", "warning")
         try:
-            self.board.close()
+            if self.board is not None:
+                self.board.close()
         except Exception:
             pass
         self.board = None

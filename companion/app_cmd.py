@@ -37,7 +37,7 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
-def demo_from_args(args) -> "DemoGame":
+def demo_from_args(args) -> DemoGame:
     """The demo game the command line asks for; the bundled one (seed 3, two players, 61) without the flags.
     A variant, player list or target that do not fit together is refused by name."""
     from .demo import DemoGame
@@ -121,8 +121,9 @@ def first_difference(seen: dict, scripted: dict) -> str:
     """The first score that differs between two game results, in words."""
     for i, (a, b) in enumerate(zip(seen["events"], scripted["events"])):
         if a != b:
-            return f"score {i + 1} in hand {b['hand']}: seen {a['points']} for {a['side']} ({a['reason']}), " \
-                   f"scripted {b['points']} for {b['side']} ({b['reason']})"
+            return f"score {i + 1} in hand {b['hand']}: seen {a['points']} for {a['side']} ({a['reason']}: " \
+                   f"{a['spoken']!r}, hand {a['hand']}), scripted {b['points']} for {b['side']} ({b['reason']}: " \
+                   f"{b['spoken']!r}, hand {b['hand']})"
     n, m = len(seen["events"]), len(scripted["events"])
     if n != m:
         missing = scripted["events"][n] if m > n else seen["events"][m]

@@ -94,6 +94,21 @@ def _fork(game) -> Game:
     return g
 
 
+def _lying_after(s: GameState) -> set[tuple[str, Card]]:
+    """(zone, card): the cards a game in state ``s`` may have left lying on the table, where it left them. A camera
+    that starts afresh (after a restart) reports them all at once; they are not new."""
+    rows = [seat_zone(i) for i in range(len(s.players))]
+    if s.phase in (Phase.NEW, Phase.CUT):
+        return set()
+    if s.phase == Phase.DEAL and s.hand == 0:  # the cut, in the starter spot or each in its row
+        return {(z, c) for c in s.cut for z in [Zone.STARTER, *rows]}
+    out: set[tuple[str, Card]] = {(Zone.STARTER, s.starter)} if s.starter is not None else set()
+    if s.phase in (Phase.DISCARD, Phase.PLAY):
+        return out | {(rows[i], c) for i, cards in enumerate(s.played) for c in cards}
+    # the show, or the last hand's cards before they are gathered: hands and crib laid out in the rows and the crib
+    return out | {(z, c) for c in s.seen for z in [Zone.STARTER, Zone.CRIB, *rows]}
+
+
 @dataclass
 class Referee:
     """Turns table changes and commands into game events for ``game``."""
@@ -115,19 +130,24 @@ class Referee:
     table: dict[str, list[Card]] = field(default_factory=dict)
     _hand: int = -1
     _at: float = 0.0  # when the card being handled first appeared (reports without a time count as in order)
-    _assumed: set[Card] = field(default_factory=set)  # a resumed game's cards, taken to lie on the table
+    _assumed: set[tuple[str, Card]] = field(default_factory=set)  # (zone, card) a resumed game left on the table
     _assumed_until: float | None = None
 
     def __post_init__(self) -> None:
         s = self.game.state
         self._hand = s.hand  # a resumed game is already in its hand
-        if s.phase not in (Phase.NEW, Phase.CUT) or s.cut:
-            # resumed: the camera will report the table as it lies; the cards the game already holds are not new
-            self._assumed = set(s.seen) | set(s.cut) | ({s.starter} if s.starter else set())
+        self._assumed = _lying_after(s)  # resumed: the camera will report the table as the game left it
 
     @property
     def state(self) -> GameState:
         return self.game.state
+
+    def catch_up(self) -> list[Decision]:
+        """What a resumed game can decide without a new sighting: a restart in the show (a power cut between two
+        hands' counts) counts on the hands it already knows from the play, as the uninterrupted game did."""
+        if self.state.phase == Phase.SHOW:
+            return self._count_show()
+        return []
 
     # --- applying ------------------------------------------------------------------------------------------------
     def _commit(self, events: Sequence, reason: str, *, record: bool = True) -> list[Decision]:
@@ -245,7 +265,7 @@ class Referee:
             return
         while card in self.table.get(zone, ()):
             self.table[zone].remove(card)
-        self._assumed.discard(card)
+        self._assumed.discard((zone, card))
 
     def card_laid(self, zone: str, code: str, at: float | None = None) -> list[Decision]:
         """A card newly stable in ``zone`` (``seat1``.., ``starter``, ``crib``, ``deck``, ``elsewhere``); ``at``
@@ -284,8 +304,8 @@ class Referee:
         if self._assumed:
             if self._assumed_until is not None and self._at > self._assumed_until:
                 self._assumed.clear()
-            elif card in self._assumed:
-                self._assumed.discard(card)
+            elif (zone, card) in self._assumed:
+                self._assumed.discard((zone, card))
                 return True
         if zone == Zone.STARTER and card == s.starter and s.phase in (Phase.DISCARD, Phase.PLAY, Phase.SHOW):
             return True
@@ -382,7 +402,8 @@ class Referee:
         try:
             trial.apply(Play(seat, card))
         except IllegalMove as exc:
-            return self._ask(Question(QuestionKind.ILLEGAL, f"{card} in {name}'s row: {exc}", ("fix the card", "dismiss"),
+            return self._ask(Question(QuestionKind.ILLEGAL, f"{card} in {name}'s row: {exc}",
+                                      ("fix the card", "dismiss"),
                                       card=str(card), seat=seat))
         why = f"{name} played {card}: {score_play(series + [card]).spoken}"
         if goes:

@@ -67,10 +67,9 @@ def test_a_bouncing_contact_still_counts_once(factory):
     got: list[Command] = []
     with Controls(None, None, None, encoder=(A, B), on_command=got.append, bounce_time=0.02):
         a, b = factory.pin(A), factory.pin(B)
-        a.drive_low(); a.drive_high(); a.drive_low()          # A closes, bouncing
-        b.drive_low(); b.drive_high(); b.drive_low()          # B closes, bouncing
-        a.drive_high(); a.drive_low(); a.drive_high()         # A opens, bouncing
-        b.drive_high()
+        for pin, edges in ((a, "LHL"), (b, "LHL"), (a, "HLH"), (b, "H")):  # A closes, B closes, A opens: bouncing
+            for edge in edges:
+                (pin.drive_low if edge == "L" else pin.drive_high)()
     assert got == [Command.NEXT]
 
 

@@ -1,8 +1,8 @@
 """Board layouts as data: which LED of the chain sits under every hole, and where the holes are on the board.
 
-A layout is a TOML file (presets in ``companion/board/presets/``, shipped inside the package). It names the sides and their colours, and for each side
-its track of holes, its start holes and optional lap indicators, each as *segments* mapping a range of holes to a
-range of LEDs::
+A layout is a TOML file (presets in ``companion/board/presets/``, shipped inside the package). It names the sides
+and their colours, and for each side its track of holes, its start holes and optional lap indicators, each as
+*segments* mapping a range of holes to a range of LEDs::
 
     name = "two-player-121"
     leds = 300                 # LEDs in the chain (spares past the last hole stay dark)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Iterable
+from collections.abc import Iterable
 
 import cv2
 import numpy as np
@@ -35,7 +35,7 @@ __all__ = ["CLEARED", "FACE_DOWN", "LAID", "MOVED", "REMOVED", "TWO_PLACES", "UN
 
 LAID, REMOVED, CLEARED, FACE_DOWN, MOVED = Change.LAID, Change.REMOVED, Change.CLEARED, Change.FACE_DOWN, Change.MOVED
 TWO_PLACES, UNSURE = "two_places", "unsure"
-_ORDER = {REMOVED: 0, CLEARED: 0, FACE_DOWN: 0, MOVED: 1, LAID: 2}
+_ORDER: dict[str, int] = {REMOVED: 0, CLEARED: 0, FACE_DOWN: 0, MOVED: 1, LAID: 2}
 
 
 @dataclass(frozen=True)
@@ -77,9 +77,11 @@ class TableChange:
 
     def __str__(self) -> str:
         cards = " ".join(self.cards)
-        text = {LAID: f"laid {cards} in {self.zone}", REMOVED: f"removed {cards} from {self.zone}",
-                CLEARED: f"cleared {self.zone} ({cards})", FACE_DOWN: f"turned {cards} face down in {self.zone}",
-                MOVED: f"moved {cards} from {self.from_zone} to {self.zone}"}[self.kind]
+        texts: dict[str, str] = {
+            LAID: f"laid {cards} in {self.zone}", REMOVED: f"removed {cards} from {self.zone}",
+            CLEARED: f"cleared {self.zone} ({cards})", FACE_DOWN: f"turned {cards} face down in {self.zone}",
+            MOVED: f"moved {cards} from {self.from_zone} to {self.zone}"}
+        text = texts[self.kind]
         return f"{self.time:7.2f} s  {text}"
 
 
@@ -129,7 +131,7 @@ class ZoneState:
     face: list[str] = field(default_factory=list)
     down: list[str] = field(default_factory=list)
     back_spots: deque = field(default_factory=deque)
-    blind_down: list[tuple] = field(default_factory=list)
+    blind_down: list[tuple | None] = field(default_factory=list)
     bare_since: float | None = None
 
 
@@ -247,6 +249,7 @@ class TableState:
                 track.gone_since = None
                 track.corners = corners.get(key, track.corners)
             else:
+                track = self._tracks[key]  # not seen now: it has a track, or it would not be in the loop
                 track.hits.append((t, False))
                 if track.gone_since is None:
                     track.gone_since = t
