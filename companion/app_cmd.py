@@ -11,16 +11,20 @@ EXIT_MISMATCH = 1
 
 def add_parser(sub) -> None:
     p = sub.add_parser("run", help="Start the companion: watch the table, keep the count and light the board.")
-    p.add_argument("--config", help="The companion.toml to use (default: ./companion.toml, then the user's, then /etc/companion's).")
+    p.add_argument("--config",
+                   help="The companion.toml to use (default: ./companion.toml, then the user's, then "
+                        "/etc/companion's).")
     p.add_argument("--demo", action="store_true", help="Watch the bundled demo game instead of the camera.")
     p.add_argument("--headless", action="store_true", help="Open no window; with --demo, print the game seen as JSON.")
-    p.add_argument("--db", help="The game database (default: games.db in the user's data directory; demo.db with --demo).")
+    p.add_argument("--db",
+                   help="The game database (default: games.db in the user's data directory; demo.db with --demo).")
     p.add_argument("--new-game", action="store_true", help="Start a new game instead of resuming the last one.")
     p.add_argument("--source", help="The camera for this run: picamera, webcam:N, replay:PATH[@FPS][:loop] or none.")
     p.add_argument("--reader", choices=("camera", "scripted"), default="camera",
                    help="With --demo, scripted reads the cards from the demo's script, to check the pipeline "
                         "without the card reader (default camera).")
-    p.add_argument("--log-level", choices=("debug", "info", "warning", "error"), help="How much to log, overriding log.level in the config.")
+    p.add_argument("--log-level", choices=("debug", "info", "warning", "error"),
+                   help="How much to log, overriding log.level in the config.")
     p.set_defaults(func=run)
 
 

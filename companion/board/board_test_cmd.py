@@ -57,15 +57,21 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     p = subparsers.add_parser(
         "board-test", help="Light each hole of the LED board in order, then each side's track.",
         description=__doc__.split("\n\n")[1] if __doc__ else None)
-    p.add_argument("--layout", default="two-player-121", help="A preset layout's name or a layout .toml file (default: %(default)s).")
+    p.add_argument("--layout", default="two-player-121",
+                   help="A preset layout's name or a layout .toml file (default: %(default)s).")
     p.add_argument("--driver", choices=DRIVERS, default="apa102",
                    help="The LED chain's driver; without SPI the virtual board stands in (default: %(default)s).")
-    p.add_argument("--step", type=float, default=0.3, metavar="SECONDS", help="How long each hole stays lit, in seconds (default: %(default)s).")
-    p.add_argument("--supply", type=float, default=4.0, metavar="AMPS", help="The power supply's limit in amps, which caps the brightness (default: %(default)s).")
-    p.add_argument("--headless", action="store_true", help="Open no window and do not wait between steps (for tests, CI or ssh).")
-    p.add_argument("--frames", type=int, default=None, metavar="N", help="Stop after this many steps (default: every hole and track).")
+    p.add_argument("--step", type=float, default=0.3, metavar="SECONDS",
+                   help="How long each hole stays lit, in seconds (default: %(default)s).")
+    p.add_argument("--supply", type=float, default=4.0, metavar="AMPS",
+                   help="The power supply's limit in amps, which caps the brightness (default: %(default)s).")
+    p.add_argument("--headless", action="store_true",
+                   help="Open no window and do not wait between steps (for tests, CI or ssh).")
+    p.add_argument("--frames", type=int, default=None, metavar="N",
+                   help="Stop after this many steps (default: every hole and track).")
     p.add_argument("--screenshot", metavar="PATH", help="Save a PNG of the screen as it is at the last step shown.")
-    p.add_argument("--size", default="1280x400", metavar="WxH", help="The window's size in pixels (default: %(default)s).")
+    p.add_argument("--size", default="1280x400", metavar="WxH",
+                   help="The window's size in pixels (default: %(default)s).")
     p.add_argument("--quiet", action="store_true", help="Do not print a line for each step.")
     p.set_defaults(func=run)
     return p

@@ -17,7 +17,8 @@ from .sources import parse_source
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser("watch", help="Show what the camera sees and reads, live, in a window.",
                               description=__doc__.splitlines()[0])
-    p.add_argument("--source", default="webcam:0", help="The frame source: webcam:N, picamera, replay:PATH or demo (default webcam:0).")
+    p.add_argument("--source", default="webcam:0",
+                   help="The frame source: webcam:N, picamera, replay:PATH or demo (default webcam:0).")
     p.add_argument("--calibration", type=Path, help="A calibration file, used until the mat's markers are seen "
                                                     "(default: the one companion calibrate saved).")
     p.add_argument("--seconds", type=float, help="Stop after this many seconds (default: when the window is closed).")
