@@ -179,3 +179,11 @@ def test_every_command_and_option_has_a_whole_help_sentence():
     bad = [(where, text) for where, text in helps
            if not text or not text[0].isupper() or not text.rstrip().endswith(".") or len(text.split()) < 3]
     assert bad == []
+
+
+def test_a_light_theme_is_refused_by_name_rather_than_ignored():
+    from companion.config import load_config
+    from companion.errors import ConfigError
+    assert load_config(text='[display]\ntheme = "dark"').raw["display"]["theme"] == "dark"
+    with pytest.raises(ConfigError, match='display.theme: only "dark"'):
+        load_config(text='[display]\ntheme = "light"')
