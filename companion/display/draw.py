@@ -229,10 +229,35 @@ def suit_colour(suit: str) -> Colour:
     return RED if suit in "DH" else BLACK
 
 
+_SUPERSAMPLE = 4  # small suits are drawn this much larger and scaled down smoothly
+_suits: dict[tuple[str, int, Colour], pygame.Surface] = {}
+
+
 def draw_suit(surface: pygame.Surface, suit: str, center: tuple[float, float], size: float,
               colour: Colour | None = None) -> None:
-    """A filled suit symbol ``size`` pixels tall centred on ``center``."""
+    """A filled suit symbol ``size`` pixels tall centred on ``center``.
+
+    Below 64 pixels the shape is drawn four times larger and scaled down with smoothing: pygame's shapes have no
+    anti-aliasing, and a small club drawn directly breaks into three dots and a bar (it read as "÷").
+    """
     colour = colour or suit_colour(suit)
+    if size >= 64:
+        _suit_shape(surface, suit, center, size, colour)
+        return
+    px = max(4, int(round(size)))
+    key = (suit, px, colour)
+    small = _suits.get(key)
+    if small is None:
+        if len(_suits) > 512:
+            _suits.clear()
+        big = pygame.Surface((px * _SUPERSAMPLE, px * _SUPERSAMPLE), pygame.SRCALPHA)
+        _suit_shape(big, suit, (px * _SUPERSAMPLE / 2, px * _SUPERSAMPLE / 2), px * _SUPERSAMPLE, colour)
+        small = _suits[key] = pygame.transform.smoothscale(big, (px, px))
+    surface.blit(small, small.get_rect(center=(round(center[0]), round(center[1]))))
+
+
+def _suit_shape(surface: pygame.Surface, suit: str, center: tuple[float, float], size: float, colour: Colour) -> None:
+    """The suit's shape in plain pygame primitives (no smoothing)."""
     cx, cy = center
     s = size / 2
     if suit == "D":
@@ -250,13 +275,13 @@ def draw_suit(surface: pygame.Surface, suit: str, center: tuple[float, float], s
         pygame.draw.circle(surface, colour, (cx - r * 0.98, cy + s * 0.18), r)
         pygame.draw.circle(surface, colour, (cx + r * 0.98, cy + s * 0.18), r)
         pygame.draw.polygon(surface, colour, [(cx, cy + s * 0.2), (cx + s * 0.32, cy + s), (cx - s * 0.32, cy + s)])
-    else:  # clubs
-        r = s * 0.4
+    else:  # clubs: three leaves that overlap the centre (apart, they read as a division sign) and a flared stem
+        r = s * 0.42
         pygame.draw.circle(surface, colour, (cx, cy - s + r), r)
-        pygame.draw.circle(surface, colour, (cx - r * 1.15, cy + s * 0.12), r)
-        pygame.draw.circle(surface, colour, (cx + r * 1.15, cy + s * 0.12), r)
-        pygame.draw.circle(surface, colour, (cx, cy), r * 0.6)
-        pygame.draw.polygon(surface, colour, [(cx, cy), (cx + s * 0.32, cy + s), (cx - s * 0.32, cy + s)])
+        pygame.draw.circle(surface, colour, (cx - r * 1.05, cy + s * 0.1), r)
+        pygame.draw.circle(surface, colour, (cx + r * 1.05, cy + s * 0.1), r)
+        pygame.draw.circle(surface, colour, (cx, cy - s * 0.05), r * 0.8)
+        pygame.draw.polygon(surface, colour, [(cx, cy - s * 0.1), (cx + s * 0.36, cy + s), (cx - s * 0.36, cy + s)])
 
 
 def draw_marker(surface: pygame.Surface, marker: str, center: tuple[float, float], size: float, colour: Colour,

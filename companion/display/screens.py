@@ -331,7 +331,12 @@ def _series(canvas: Canvas, lay: Layout, rect: pygame.Rect, view: TableView) -> 
             canvas.card(card, r, highlighted=card in hi, role="series", index=order)
 
 
+BANNER_CHIP_MIN = 32  # px at 800x480: the smallest banner chip, its rank about 20 px tall (a table's width away)
+
+
 def _last_score(canvas: Canvas, lay: Layout, rect: pygame.Rect, view: TableView) -> None:
+    """The score banner: who scored, the spoken score, its items, and as chips the cards that made it that are no
+    longer on the table (the go card, a thirty-one's series), large enough to read from across the table."""
     score = view.last_score
     panel(canvas.surface, rect, PANEL)
     if score is None:
@@ -353,23 +358,29 @@ def _last_score(canvas: Canvas, lay: Layout, rect: pygame.Rect, view: TableView)
         x += int(bh * 0.66) + pad
     pts = canvas.text(f"+{score.points}", (rect.right - pad, top + bh // 2), big, colour, anchor="midright",
                       role="last-points")
+    on_table = {c for row in view.series for _, c in row.cards}
+    if not on_table and view.starter is not None:
+        on_table.add(view.starter)  # drawn big in place of the empty rows
+    away = [c for c in sorted(score.highlighted) if c not in on_table]
+    text_right = pts.left - pad
+    if away:
+        # as tall as the banner allows, shrinking (not below the minimum) to leave the words half the width
+        room = (pts.left - 2 * pad - x) // 2
+        chip_h = min(rect.h - 2 * pad, max(int(rect.h * 0.62), BANNER_CHIP_MIN))
+        while chip_h > BANNER_CHIP_MIN and len(away) * (int(chip_h * 1.45) + pad // 2) > room:
+            chip_h -= 2
+        chip_w = int(chip_h * 1.45)
+        fits = max(1, min(len(away), room // (chip_w + pad // 2)))
+        cx = pts.left - pad - fits * (chip_w + pad // 2)
+        text_right = cx - pad
+        for card in away[:fits]:
+            canvas.card(card, pygame.Rect(cx, rect.centery - chip_h // 2, chip_w, chip_h), role="scored")
+            cx += chip_w + pad // 2
     head = f"{score.who}: {score.spoken}" if score.who else score.spoken
-    canvas.text(head, (x, top), big, FG, role="spoken", max_width=pts.left - x - pad, min_size=lay.fs(28, 16))
+    canvas.text(head, (x, top), big, FG, role="spoken", max_width=text_right - x, min_size=lay.fs(28, 16))
     if two_lines:
         detail = "   ".join(f"{it.title} +{it.points}" for it in score.items)
-        d = canvas.text(detail, (x, top + bh), small, DIM, role="items", max_width=pts.left - x - pad)
-        on_table = {c for row in view.series for _, c in row.cards}
-        if not on_table and view.starter is not None:
-            on_table.add(view.starter)  # drawn big in place of the empty rows
-        away = [c for c in sorted(score.highlighted) if c not in on_table]  # e.g. the starter for his heels
-        chip_h = sh - 2
-        chip_w = int(chip_h * 1.45)
-        cx = d.right + 2 * pad
-        for card in away:
-            if cx + chip_w > pts.left - pad:
-                break
-            canvas.card(card, pygame.Rect(cx, top + bh + 1, chip_w, chip_h), role="scored")
-            cx += chip_w + 3
+        canvas.text(detail, (x, top + bh), small, DIM, role="items", max_width=text_right - x)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -381,6 +381,8 @@ def view_from_state(state: Any, *, colours: Sequence[Colour] | None = None, game
     ``colours`` and ``games_won`` (one per side) come from the settings and the match; ``messages`` from the app.
     """
     sides_state = tuple(getattr(state, "sides", ()) or ())
+    variant = getattr(state, "variant", None)
+    target = int(getattr(state, "target", 0) or getattr(variant, "target", 121))
     dealer_seat = getattr(state, "dealer", None)
     turn_seat = getattr(state, "turn", None)
     colours = tuple(colours or SIDE_COLOURS)
@@ -389,16 +391,15 @@ def view_from_state(state: Any, *, colours: Sequence[Colour] | None = None, game
         seats = tuple(getattr(s, "seats", ()) or (i,))
         sides.append(SideView(
             name=str(getattr(s, "name", f"Side {i + 1}")), colour=colours[i % len(colours)],
-            score=int(getattr(s, "front", 0)), back=int(getattr(s, "back", 0)),
+            # a game is won on reaching the target: the points past it are not pegged, so none are shown
+            score=min(int(getattr(s, "front", 0)), target), back=min(int(getattr(s, "back", 0)), target),
             games_won=int(games_won[i]) if i < len(games_won) else 0,
             is_dealer=dealer_seat in seats, is_turn=turn_seat is not None and turn_seat in seats,
             marker=SIDE_MARKERS[i % len(SIDE_MARKERS)]))
     scores = tuple(getattr(state, "scores", ()) or ())
     history = tuple(HistoryEntry(v.who, v.side, v.points, v.reason or v.spoken, v.spoken)
                     for v in (score_view(state, e) for e in reversed(scores[-history_limit:])))
-    variant = getattr(state, "variant", None)
     options = getattr(state, "options", None)
-    target = int(getattr(state, "target", 0) or getattr(variant, "target", 121))
     lines = options.skunk_lines(target) if hasattr(options, "skunk_lines") else (
         target - 31, target - 61 if target > 61 else None)
     return TableView(
