@@ -21,7 +21,7 @@ MENU = (("Enter a card", "enter"), ("Say go", "go"), ("Correct a card", "correct
 @dataclass
 class Controller:
     """Turns commands into referee calls and screen changes. ``screen``: ``""`` (the game's own), ``menu``,
-    ``history``, ``scoreboard``, ``correct``, ``question``."""
+    ``history``, ``score`` (one score of the history opened), ``scoreboard``, ``correct``, ``question``."""
 
     referee: Referee
     screen: str = ""
@@ -63,7 +63,8 @@ class Controller:
         return None
 
     def table_screen(self) -> str:
-        return self.screen if self.screen in ("history", "scoreboard") else ""
+        """The table screen to show (``history``, ``score``: one score opened, ``scoreboard``), or ``""``."""
+        return self.screen if self.screen in ("history", "score", "scoreboard") else ""
 
     # --- commands ------------------------------------------------------------------------------------------------
     def handle(self, command: ScreenCommand) -> list:
@@ -138,12 +139,35 @@ class Controller:
         if action is Action.MENU or (action is Action.OK and not scores):
             self._go("")
         elif action in (Action.NEXT, Action.PREV) and scores:
-            self.selected = max(0, min(len(scores) - 1, self.selected + (1 if action is Action.NEXT else -1)))
-        elif action is Action.SELECT and command.index is not None:
-            self.selected = command.index
+            self._step_score(action)
+        elif action is Action.SELECT and command.index is not None and scores:  # a touch opens the score
+            self.selected = max(0, min(len(scores) - 1, command.index))
+            self.screen = "score"
+        elif action in (Action.OK, Action.GO) and scores:
+            self.screen = "score"  # the chosen score opened: its cards and breakdown (``selected`` is kept)
         elif action is Action.UNDO and scores:
             return self.undo_score(self.selected)
         return []
+
+    def _on_score(self, command: ScreenCommand) -> list:
+        """One score of the history opened: Next/Prev show the scores either side, OK or Menu go back."""
+        action = command.action
+        if not self.state.scores:
+            self._go("")
+        elif action in (Action.MENU, Action.OK, Action.GO, Action.SELECT):
+            self.screen = "history"
+        elif action in (Action.NEXT, Action.PREV):
+            self._step_score(action)
+        elif action is Action.UNDO:
+            out = self.undo_score(self.selected)
+            self.screen = "history"
+            return out
+        return []
+
+    def _step_score(self, action: Action) -> None:
+        """Move the choice along the history (newest first), staying within it."""
+        last = min(len(self.state.scores), 30) - 1  # the history screen lists the newest 30
+        self.selected = max(0, min(last, self.selected + (1 if action is Action.NEXT else -1)))
 
     def undo_score(self, newest_first_index: int) -> list:
         """Take back the chosen score of the history (newest first) and everything after it."""

@@ -156,6 +156,27 @@ def ellipsize(text: str, size: int, max_width: int) -> str:
     return text[:lo].rstrip() + "..." if lo else ""
 
 
+def wrap_lines(text: str, size: int, max_width: int, max_lines: int = 3) -> list[str]:
+    """``text`` broken at spaces into lines that fit ``max_width``; only a text longer than ``max_lines`` lines
+    loses its end (the last line then ends with "...")."""
+    words = text.split()
+    lines: list[str] = []
+    line = ""
+    for k, word in enumerate(words):
+        trial = f"{line} {word}" if line else word
+        if text_size(trial, size)[0] <= max_width or not line:
+            line = trial
+            continue
+        lines.append(line)
+        line = word
+        if len(lines) == max_lines:
+            lines[-1] = ellipsize(" ".join([lines[-1], *words[k:]]), size, max_width)
+            return lines
+    if line:
+        lines.append(line)
+    return [ellipsize(ln, size, max_width) for ln in lines]
+
+
 _fitted: dict[tuple[str, int, int, int | None], tuple[str, int]] = {}
 
 
@@ -207,6 +228,17 @@ class Canvas:
         self.surface.blit(surf, rect)
         self.texts.append(TextItem(text, rect, role, size))
         return rect
+
+    def wrapped(self, text: str, pos: tuple[int, int], size: int, colour: Colour = FG, *, role: str = "",
+                max_width: int, max_lines: int = 3) -> pygame.Rect:
+        """Draw ``text`` on as many lines as it needs (up to ``max_lines``) from ``pos``; return the block."""
+        x, y = pos
+        block = pygame.Rect(x, y, 0, 0)
+        for line in wrap_lines(text, size, max_width, max_lines):
+            r = self.text(line, (x, y), size, colour, role=role)
+            block.union_ip(r)
+            y += line_height(size)
+        return block
 
     def card(self, card: Card, rect: pygame.Rect, *, highlighted: bool = False, role: str = "",
              index: int | None = None, dim: bool = False) -> pygame.Rect:
