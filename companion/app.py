@@ -163,9 +163,9 @@ class Companion:
 
     def _open_display(self) -> None:
         try:
-            from .display.window import Display
+            from .display.desktop import open_window  # on a PC: camera, board and status side by side (issue 12)
             d = self.config.display
-            self.display = Display((d.width, d.height), fullscreen=d.fullscreen or None)
+            self.display = open_window((d.width, d.height), fullscreen=d.fullscreen or None, app=self)
             log.info("screen: %dx%d on SDL's %s driver", d.width, d.height, self.display.driver)
             if self.display.driver in ("dummy", "offscreen"):
                 log.warning("no screen found (SDL driver %s): the game runs without a window; on a desktop set "

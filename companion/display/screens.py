@@ -845,12 +845,15 @@ def draw_camera(surface: pygame.Surface, view: CameraView) -> Drawn:
             pygame.draw.polygon(surface, zone.colour, pts, 3)
             top = min(pts, key=lambda p: (p[1], p[0]))
             _label(canvas, lay, zone.name, (top[0] + 4, top[1] + 4), size, zone.colour, "zone")
-    for seen in view.cards:
+    for seen in view.cards:  # green: read; orange: read but unsure, or face down; red: not read
         pts = [to_screen(p) for p in seen.points]
-        colour = OK_GREEN if seen.card is not None and seen.confidence >= 0.8 else WARN
+        if seen.card is not None:
+            colour = OK_GREEN if seen.confidence >= 0.8 else WARN
+        else:
+            colour = WARN if seen.label == "face down" else ERROR
         if len(pts) >= 3:
             pygame.draw.polygon(surface, colour, pts, 3)
-        text = f"{seen.card} {seen.confidence:.0%}" if seen.card is not None else "?"
+        text = f"{seen.card} {seen.confidence:.0%}" if seen.card is not None else (seen.label or "unknown")
         cx = sum(p[0] for p in pts) // max(1, len(pts))
         cy = sum(p[1] for p in pts) // max(1, len(pts))
         _label(canvas, lay, text, (cx, cy), size, colour, "seen", anchor="center")

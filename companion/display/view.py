@@ -252,6 +252,7 @@ class SeenCard:
     points: tuple[tuple[float, float], ...]
     card: Card | None = None
     confidence: float = 1.0
+    label: str = ""  # for a card not read: "unknown", or "face down" for a back
 
 
 @dataclass(frozen=True, eq=False)
