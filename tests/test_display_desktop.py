@@ -125,3 +125,11 @@ def test_the_app_opens_the_desktop_window_and_feeds_it(tmp_path, monkeypatch):
     assert app.display.frames >= 1 and app.display.camera_drawn is not None
     assert set(app.display.panes) == {"camera", "board", "status"}
     app.close()
+
+
+def test_make_screenshots_writes_the_desktop_window_at_1280x800(tmp_path):
+    from tools import screenshots
+
+    screenshots.desktop_screenshot(tmp_path / "desktop.png")
+    shot = pygame.image.load(str(tmp_path / "desktop.png"))
+    assert shot.get_size() == (1280, 800)

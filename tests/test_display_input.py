@@ -144,7 +144,7 @@ def test_demo_runs(capsys):
 def test_screenshots_and_benchmark_tools(tmp_path, capsys):
     from tools import bench_display, screenshots
 
-    assert screenshots.main(["--out", str(tmp_path)]) == 0
+    assert screenshots.main(["--out", str(tmp_path), "--no-desktop"]) == 0
     assert len(list(tmp_path.glob("*.png"))) == len(screenshots.MAIN)
     assert bench_display.main(["--frames", "2"]) == 0
     assert "budget 16 ms" in capsys.readouterr().out

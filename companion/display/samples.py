@@ -17,6 +17,7 @@ from ..rules.game import Game
 from ..rules.play import LIMIT
 from ..rules.variants import Options
 from .menus import calibration_menu, new_game_menu, settings_menu
+from .newgame import GameChoices, abandon_view, new_game_view
 from .view import (CAMERA_LOST, LED_UNAVAILABLE, CameraView, CorrectionView, SeenCard, ZoneView, card_seen_twice,
                    view_from_state)
 
@@ -144,6 +145,9 @@ def sample_views() -> dict[str, object]:
         "correction-owner": CorrectionView("owner", card=Card.parse("QS"), owners=PLAYERS, selected=1),
         "camera": sample_camera_view(),
         "play-go": view_from_state(game_after_go().state, games_won=won),
+        "history-open": view_from_state(g29, games_won=won, screen="score", selected=0),
+        "new-game": new_game_view(GameChoices(names=PLAYERS, pool=("Carol",)), selected=2),
+        "abandon": abandon_view(GameChoices(names=PLAYERS), "Alice 32, Bob 47"),
     }
     for variant, names in (("three-hand", ("Ann", "Ben", "Cat")), ("four-hand", ("Ann", "Ben", "Cat", "Dan"))):
         play, end = scripted_states(variant, names)

@@ -31,9 +31,14 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args) -> int:
     from .watch import watch
 
-    parse_source(args.source)  # a bad string is refused before any window opens
+    source = args.source
+    if source == "demo":  # the bundled demo game's simulated table, as a camera above it would see it
+        from ..demo import DemoGame, demo_table
+        source = demo_table(DemoGame.build()).source()
+    else:
+        parse_source(args.source)  # a bad string is refused before any window opens
     recognize = (lambda frame: []) if args.scripted else None
     if args.seconds is not None and args.seconds <= 0:
         raise ConfigError(f"--seconds must be above 0, got {args.seconds!r}")
-    return watch(args.source, recognize=recognize, calibration=args.calibration, seconds=args.seconds,
+    return watch(source, recognize=recognize, calibration=args.calibration, seconds=args.seconds,
                  fullscreen=args.fullscreen)
