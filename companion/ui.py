@@ -35,6 +35,7 @@ class Controller:
     manual: bool = False  # no camera: OK opens the card entry
     wants_new_game: bool = False
     choices: GameChoices | None = None  # the new-game screen's choices while it is open
+    typing: bool = False  # a name being typed on the new-game screen (a keyboard)
     chosen_game: NewGame | None = None  # what the players chose: the app starts it (with ``wants_new_game``)
     notes: list[str] = field(default_factory=list)
 
@@ -49,7 +50,7 @@ class Controller:
             return MenuView("Menu", tuple(MenuItem(label, key=key) for label, key in MENU), self.selected,
                             messages=messages)
         if self.screen == "new-game" and self.choices is not None:
-            return new_game_view(self.choices, self.selected, messages)
+            return new_game_view(self.choices, self.selected, messages, typing=self.typing)
         if self.screen == "abandon" and self.choices is not None:
             return abandon_view(self.choices, self.in_progress(), self.selected, messages)
         if self.screen == "correct" and self.correction is not None:
@@ -164,7 +165,7 @@ class Controller:
         action = command.action
         if not self.state.scores:
             self._go("")
-        elif action in (Action.MENU, Action.OK, Action.GO, Action.SELECT):
+        elif action in (Action.MENU, Action.OK, Action.GO) or (action is Action.SELECT and command.target != "text"):
             self.screen = "history"
         elif action in (Action.NEXT, Action.PREV):
             self._step_score(action)
@@ -195,6 +196,9 @@ class Controller:
     def _on_new_game(self, command: ScreenCommand) -> list:
         action = command.action
         items = new_game_view(self.choices).items
+        key = items[self.selected % len(items)].key
+        if key.startswith("name-") and self._typed(int(key[5:]), command):
+            return []
         if action is Action.MENU:
             self._leave_new_game()
         elif action in (Action.NEXT, Action.PREV):
@@ -214,6 +218,28 @@ class Controller:
             else:
                 self.choices = self.choices.change(key)
         return []
+
+    def _typed(self, seat: int, command: ScreenCommand) -> bool:
+        """A keyboard on a name line: a letter starts typing a new name, then letters, digits and spaces add to it,
+        Backspace takes one back, Enter (or an arrow, or Menu) ends it. Returns whether the key was used."""
+        text = command.text
+        if not self.typing:
+            if text is None or not text.isalpha():
+                return False
+            self.typing = True
+            self.choices = self.choices.with_name(seat, text.upper())
+            return True
+        name = self.choices.names[seat] if seat < len(self.choices.names) else ""
+        if text == "\b":
+            self.choices = self.choices.with_name(seat, name[:-1])
+        elif text is not None and (text.isalnum() or text in " -'.") and command.action is not Action.OK or (
+                text == " "):
+            self.choices = self.choices.with_name(seat, (name + text)[:14])
+        else:  # Enter, an arrow, Menu: the name is done (an arrow still moves, Menu stays on the screen)
+            self.typing = False
+            self.choices = self.choices.with_name(seat, name.strip() or f"Player {seat + 1}")
+            return command.action in (Action.OK, Action.MENU)
+        return True
 
     def _on_abandon(self, command: ScreenCommand) -> list:
         action = command.action
@@ -236,7 +262,7 @@ class Controller:
         self._leave_new_game()
 
     def _leave_new_game(self) -> None:
-        self.choices = None
+        self.choices, self.typing = None, False
         self._go("")
 
     def undo_score(self, newest_first_index: int) -> list:

@@ -120,3 +120,30 @@ def test_every_line_fits_the_small_screen_and_a_touch_changes_it():
         assert drawn.find("title")[0].text == "New game"
     changed = choices.change("name-0")
     assert changed.names[0] not in ("Bob", "Cat", "Dan")  # never two seats with one name
+
+
+def _type(app, text: str) -> None:
+    """Type ``text`` on the keyboard, as pygame reports each key."""
+    for ch in text:
+        key = {"\r": pygame.K_RETURN, "\b": pygame.K_BACKSPACE, " ": pygame.K_SPACE}.get(ch, ord(ch.lower()))
+        event = pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=ch)
+        from companion.display.input import command_for_event
+        app.handle_command(command_for_event(event))
+
+
+def test_names_are_typed_on_a_keyboard(tmp_path):
+    app = Companion.create(load_config(text='[camera]\nsource = "none"\n'), headless=True, db_path=tmp_path / "g.db")
+    open_from_menu(app)
+    keys = [item.key for item in app.view().items]
+    while keys[app.controller.selected] != "name-0":
+        press(app, Action.NEXT)
+    _type(app, "mary ax\bnne")  # "m", "n" and the space are letters here, not Menu, Next and OK
+    assert app.view().items[2].value == "Mary anne_"
+    _type(app, "\r")
+    assert app.view().items[2].value == "Mary anne" and app.controller.screen == "new-game"
+    press(app, Action.NEXT)
+    _type(app, "Gus\r")  # G is a letter on a name line, not "go"
+    choose(app, "start")
+    app.step()
+    assert app.game.state.players == ("Mary anne", "Gus")
+    app.close()

@@ -61,6 +61,12 @@ class GameChoices:
         dealer = self.first_dealer if self.first_dealer is None or self.first_dealer < self.players else None
         return NewGame(self.variant, self.seat_names(), self.options(), dealer, self.target)
 
+    def with_name(self, seat: int, name: str) -> GameChoices:
+        """The choices with seat ``seat`` named ``name`` (typed on a keyboard)."""
+        names = list(self.seat_names())
+        names[seat] = name
+        return replace(self, names=tuple(names))
+
     def change(self, key: str) -> GameChoices:
         """The choices with the line ``key`` moved on to its next value."""
         if key == "variant":
@@ -131,14 +137,18 @@ def _next_name(names: Sequence[str], seat: int, pool: Sequence[str]) -> tuple[st
     return tuple(out)
 
 
-def new_game_view(choices: GameChoices, selected: int = 0, messages: tuple[Message, ...] = ()) -> MenuView:
-    """The new-game screen for ``choices``: each line's key is what :meth:`GameChoices.change` takes."""
+def new_game_view(choices: GameChoices, selected: int = 0, messages: tuple[Message, ...] = (), *,
+                  typing: bool = False) -> MenuView:
+    """The new-game screen for ``choices``: each line's key is what :meth:`GameChoices.change` takes. With
+    ``typing`` the chosen line is a name being typed: it shows a cursor."""
     v = VARIANTS[choices.variant]
     items = [MenuItem("Variant", v.title or v.name, "variant"),
              MenuItem("Play to", str(choices.target or v.target), "target")]
     items += [MenuItem(f"Player {i + 1}" + (" (partners with 3)" if v.partners and i == 0 else
                                             " (partners with 4)" if v.partners and i == 1 else ""),
-                       choices.name(i), f"name-{i}") for i in range(v.players)]
+                       (choices.names[i] if i < len(choices.names) else "") + "_"
+                       if typing and i + 2 == selected else choices.name(i), f"name-{i}")
+              for i in range(v.players)]
     dealer = "cut for it" if choices.first_dealer is None else choices.name(choices.first_dealer)
     items += [MenuItem("First deal", dealer, "dealer"),
               MenuItem("Muggins", "on" if choices.muggins else "off", "muggins"),
@@ -146,8 +156,9 @@ def new_game_view(choices: GameChoices, selected: int = 0, messages: tuple[Messa
               MenuItem("Skunks", choices.skunk, "skunk"),
               MenuItem("Start the game", "", "start"),
               MenuItem("Cancel", "", "cancel")]
-    return MenuView("New game", tuple(items), selected, hint="Next/Prev: move   OK: change or start   Menu: cancel",
-                    messages=messages)
+    hint = ("Type the name   Enter: done" if typing else
+            "Next/Prev: move   OK: change (or type a name)   Menu: cancel")
+    return MenuView("New game", tuple(items), selected, hint=hint, messages=messages)
 
 
 def abandon_view(choices: GameChoices, in_progress: str, selected: int = 0,
