@@ -174,6 +174,23 @@ def _read_only_store(path: Path):
     return store
 
 
+def _capped(store, game):
+    """``game`` with each score past the target shown as the target: the winner pegs out at 121, not 122."""
+    from dataclasses import replace
+
+    from .rules.variants import VARIANTS
+
+    row = store._db.execute("SELECT data FROM events WHERE game_id = ? AND seq = 0", (game.game_id,)).fetchone()
+    try:
+        target = json.loads(row[0]).get("target") if row else None
+    except (ValueError, AttributeError):
+        target = None
+    target = target or getattr(VARIANTS.get(game.variant), "target", None)
+    if not target:
+        return game
+    return replace(game, scores={name: min(points, target) for name, points in game.scores.items()})
+
+
 def _cmd_history(args) -> int:
     from .paths import database_path
 
@@ -185,7 +202,7 @@ def _cmd_history(args) -> int:
     else:
         store = _read_only_store(path)
     try:
-        games = store.history(limit=args.limit) if store else []
+        games = [_capped(store, g) for g in store.history(limit=args.limit)] if store else []
         stats = store.player_stats() if store else {}
     except sqlite3.DatabaseError as exc:
         raise CompanionError(f"{path}: cannot be read ({exc}); it was left as it is") from None

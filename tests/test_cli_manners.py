@@ -130,6 +130,16 @@ def test_history_reads_a_real_database_without_writing_beside_it(capsys, tmp_pat
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.db"]  # no -wal or -shm left behind
 
 
+def test_history_shows_a_score_past_the_target_as_the_target(capsys, tmp_path):
+    path = tmp_path / "games.db"
+    with EventStore(path) as store:
+        game = store.start(NewGame("six-card", ("Ann", "Bob"), first_dealer=0, target=61))
+        game.apply(Correction(1, 40, "carried over"))
+        game.apply(Correction(0, 63, "pegged past the end"))
+    code, out, _ = run(capsys, "history", "--db", str(path), "--json")
+    assert json.loads(out)[0]["scores"] == {"Ann": 61, "Bob": 40}
+
+
 def test_history_reads_a_database_the_companion_has_open(capsys, tmp_path):
     path = tmp_path / "games.db"
     with EventStore(path) as store:
