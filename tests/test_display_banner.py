@@ -59,3 +59,12 @@ def test_a_score_past_the_target_is_shown_as_the_target():
     for screen in ("game over", "scoreboard"):
         drawn = draw_screen(pygame.Surface((800, 480)), view, screen)
         assert "121" in [t.text for t in drawn.find("score")] and "122" not in drawn.text_values()
+
+
+def test_screens_draw_again_after_pygame_was_quit_and_started_again():
+    surface = pygame.Surface((800, 480))
+    draw_screen(surface, sample_views()["scoreboard"])
+    pygame.quit()  # what the watch window does when it closes
+    pygame.font.init()
+    drawn = draw_screen(pygame.Surface((800, 480)), sample_views()["play-go"])
+    assert drawn.find("spoken")

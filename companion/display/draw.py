@@ -96,13 +96,35 @@ _texts: dict[tuple[str, int, Colour], pygame.Surface] = {}
 
 
 def font(size: int) -> pygame.font.Font:
-    """pygame-ce's bundled bold sans font at ``size`` (cached)."""
+    """pygame-ce's bundled bold sans font at ``size`` (cached).
+
+    ``pygame.quit()`` (the watch window, a test) invalidates every font made before it, even once the module is
+    started again: the caches are emptied whenever the font module was stopped since they were filled.
+    """
+    if not pygame.font.get_init():
+        pygame.font.init()
+    live = _font_alive()
+    if not live:
+        _fonts.clear()
+        _texts.clear()
+        _widths.clear()
+        _fitted.clear()
     f = _fonts.get(size)
     if f is None:
-        if not pygame.font.get_init():
-            pygame.font.init()
         f = _fonts[size] = pygame.font.Font(None, size)
     return f
+
+
+def _font_alive() -> bool:
+    """Whether the cached fonts still work (a font made before ``pygame.quit()`` raises on use)."""
+    probe = next(iter(_fonts.values()), None)
+    if probe is None:
+        return True
+    try:
+        probe.size("M")
+    except pygame.error:
+        return False
+    return True
 
 
 def render_text(text: str, size: int, colour: Colour) -> pygame.Surface:
