@@ -78,6 +78,17 @@ def test_keys_hide_and_show_each_part_and_the_status_gets_the_room():
         assert _key(window, pygame.K_u).action.value == "undo"  # the game's keys still work
 
 
+def test_while_a_name_is_typed_c_b_and_s_are_letters():
+    typing = [True]
+    with DesktopDisplay((1280, 800), typing=lambda: typing[0]) as window:
+        event = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_b, mod=0, unicode="b")
+        assert window.handle_event(event).text == "b" and "board" in window.shown
+        assert window.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F2, mod=0)) is None
+        assert "board" not in window.shown  # F2 still hides the board
+        typing[0] = False
+        assert window.handle_event(event) is None and "board" in window.shown
+
+
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080), (1024, 600), (800, 480), (2560, 1440)])
 def test_the_parts_fill_any_window_without_overlapping(size):
     panes = layout_panes(size, ("camera", "board", "status"))

@@ -93,7 +93,8 @@ class DesktopDisplay:
     render for the camera view and the board; ``render(view)`` draws the status view as the plain display does."""
 
     def __init__(self, size: str | tuple[int, int] = DESKTOP_SIZE, *, feed: Feed | None = None,
-                 title: str = "Cribbage companion", shown: tuple[str, ...] = PANES) -> None:
+                 title: str = "Cribbage companion", shown: tuple[str, ...] = PANES,
+                 typing: Callable[[], bool] | None = None) -> None:
         self.size = parse_size(size)
         driver = choose_driver()
         if driver:
@@ -108,6 +109,7 @@ class DesktopDisplay:
             raise
         self.driver = pygame.display.get_driver()
         self.feed = feed or (lambda: (None, None))
+        self.typing = typing or (lambda: False)  # while a name is typed, C, B and S are letters (F1-F3 still work)
         self.shown = tuple(shown)
         self.panes: dict[str, pygame.Rect] = {}
         self.drawn: Drawn | None = None  # the status screen's, in its own coordinates (for touches)
@@ -221,7 +223,8 @@ class DesktopDisplay:
             self._last = None  # drawn again, laid out for the new size
             return None
         if event.type == pygame.KEYDOWN and event.key in TOGGLE_KEYS and not getattr(event, "mod", 0) & (
-                pygame.KMOD_CTRL | pygame.KMOD_ALT):
+                pygame.KMOD_CTRL | pygame.KMOD_ALT) and (event.key in (pygame.K_F1, pygame.K_F2, pygame.K_F3)
+                                                         or not self.typing()):
             self.toggle(TOGGLE_KEYS[event.key])
             return None
         status = self.panes.get("status")
@@ -304,7 +307,10 @@ def open_window(status_size: tuple[int, int], *, fullscreen: bool | None = None,
     size = DESKTOP_SIZE
     if desktop is not None:  # a window that fits the screen with room for its frame and the task bar
         size = (min(size[0], int(desktop[0] * 0.92)), min(size[1], int(desktop[1] * 0.88)))
-    return DesktopDisplay(size, feed=(lambda: app_feed(app)) if app is not None else None)
+    if app is None:
+        return DesktopDisplay(size)
+    return DesktopDisplay(size, feed=lambda: app_feed(app),
+                          typing=lambda: getattr(app.controller, "screen", "") == "new-game")
 
 
 def zone_label(zone: str, players: tuple[str, ...]) -> str:
