@@ -85,8 +85,11 @@ def test_while_a_name_is_typed_c_b_and_s_are_letters():
         assert window.handle_event(event).text == "b" and "board" in window.shown
         assert window.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F2, mod=0)) is None
         assert "board" not in window.shown  # F2 still hides the board
+        quit_key = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_q, mod=0, unicode="q")
+        assert window.handle_event(quit_key).text == "q"  # "Quentin" does not close the window
         typing[0] = False
         assert window.handle_event(event) is None and "board" in window.shown
+        assert window.handle_event(quit_key).action.value == "quit"
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (1920, 1080), (1024, 600), (800, 480), (2560, 1440)])

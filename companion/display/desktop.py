@@ -29,7 +29,7 @@ import pygame
 
 from ..cards import Card
 from .draw import BG, DIM, FG, PANEL, Canvas, Drawn, text_size
-from .input import ScreenCommand, command_at, command_for_event
+from .input import Action, ScreenCommand, command_at, command_for_event
 from .layout import Layout
 from .screens import draw_camera, draw_screen
 from .view import CameraView, SeenCard, ZoneView
@@ -227,6 +227,9 @@ class DesktopDisplay:
                                                          or not self.typing()):
             self.toggle(TOGGLE_KEYS[event.key])
             return None
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_q and self.typing() and getattr(event, "unicode", ""):
+            # a "q" in a name is a letter, not "quit" (closing the window still quits)
+            return ScreenCommand(Action.SELECT, target="text", text=event.unicode)
         status = self.panes.get("status")
         if event.type == pygame.MOUSEBUTTONDOWN:
             if status is None or not status.collidepoint(event.pos) or getattr(event, "button", 1) != 1:
