@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import pygame
@@ -45,14 +44,6 @@ Feed = Callable[[], tuple]
 """What the window shows beside the status screen: the camera view (or None), the board (anything with
 ``layout`` and ``frame``, such as :class:`~companion.board.pegboard.PegBoard`, or None) and, optionally, the last
 lines of the game's log (what the companion decided, newest last)."""
-
-
-@dataclass(frozen=True)
-class Pane:
-    """Where one part is drawn in the window."""
-
-    name: str
-    rect: pygame.Rect
 
 
 def layout_panes(size: tuple[int, int], shown: tuple[str, ...]) -> dict[str, pygame.Rect]:
