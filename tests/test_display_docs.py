@@ -10,7 +10,7 @@ import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-MODULES = ["", ".view", ".screens", ".input", ".window", ".menus", ".samples", ".layout", ".draw"]
+MODULES = ["", ".view", ".screens", ".input", ".window", ".menus", ".samples", ".layout", ".draw", ".desktop", ".newgame"]
 
 
 @pytest.mark.parametrize("name", MODULES)
