@@ -18,6 +18,7 @@ from typing import Any, Callable
 from .config import Config
 from .demo import DemoGame, demo_table, result_of
 from .display.input import Action, ScreenCommand
+from .display.newgame import GameChoices
 from .display.view import CAMERA_LOST, Message, view_from_state
 from .errors import CompanionError, StoreError
 from .parts import Board, Controls, Display, FrameSource, TableTracker
@@ -84,6 +85,7 @@ class Companion:
         """Open every part the configuration names, falling back to what works, each fallback a message."""
         messages: dict[str, Message] = {}
         store = _open_store(db_path or config.store.path or database_path(), messages)
+        first_start = store.latest() is None  # nothing ever played here: the new-game screen opens (issue 12)
         game = None if new_game else _resume(store, messages)
         if game is None:
             event = _new_game_event(config, demo, has_camera=config.camera.source != "none")
@@ -103,6 +105,8 @@ class Companion:
         app.controller.manual = app.source is None  # no camera: cards are entered with the buttons or keys
         if not headless:
             app._open_display()
+        if first_start and demo is None and app.display is not None:
+            app.controller.open_new_game(GameChoices.from_event(game.game.log[0]))
         app.speaker = Speaker(enabled=config.speech.enabled, voice=config.speech.voice, rate=config.speech.rate)
         if app.speaker.status:
             app.messages["speech"] = Message("Speech unavailable: espeak-ng is not installed", "info")
@@ -178,9 +182,9 @@ class Companion:
 
     def _open_display(self) -> None:
         try:
-            from .display.window import Display
+            from .display.desktop import open_window  # on a PC: camera, board and status side by side (issue 12)
             d = self.config.display
-            self.display = Display((d.width, d.height), fullscreen=d.fullscreen or None)
+            self.display = open_window((d.width, d.height), fullscreen=d.fullscreen or None, app=self)
             log.info("screen: %dx%d on SDL's %s driver", d.width, d.height, self.display.driver)
             if self.display.driver in ("dummy", "offscreen"):
                 log.warning("no screen found (SDL driver %s): the game runs without a window; on a desktop set "
@@ -310,7 +314,8 @@ class Companion:
         self.controller.wants_new_game = False
         if self.game.state.winner is None:
             self.store.abandon(self.game.game_id)
-        self.game = self.store.start(_new_game_event(self.config, None, self.source is not None))
+        chosen = self.controller.chosen_game  # the players' choices on the new-game screen (issue 12)
+        self.game = self.store.start(chosen or _new_game_event(self.config, None, self.source is not None))
         self._scores_seen = 0
         self.referee = Referee(self.game)
         self.controller = Controller(self.referee, manual=self.source is None)

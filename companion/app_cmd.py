@@ -14,26 +14,30 @@ EXIT_MISMATCH = 1
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("run", help="start the companion (on a PC: the demo table, the virtual board, a window)")
-    p.add_argument("--config", help="a companion.toml (default: ./companion.toml, the user's config, /etc/companion)")
-    p.add_argument("--demo", action="store_true", help="watch the bundled demo game instead of the camera")
-    p.add_argument("--headless", action="store_true", help="no window; with --demo, print the game as JSON")
-    p.add_argument("--db", help="the game database (default: the user's data directory; demo.db for --demo)")
-    p.add_argument("--new-game", action="store_true", help="start a new game instead of resuming the last one")
-    p.add_argument("--source", help="camera source for this run: picamera, webcam:0, replay:PATH[@FPS][:loop], none")
+    p = sub.add_parser("run", help="Start the companion: watch the table, keep the count and light the board.")
+    p.add_argument("--config",
+                   help="The companion.toml to use (default: ./companion.toml, then the user's, then "
+                        "/etc/companion's).")
+    p.add_argument("--demo", action="store_true", help="Watch the bundled demo game instead of the camera.")
+    p.add_argument("--headless", action="store_true", help="Open no window; with --demo, print the game seen as JSON.")
+    p.add_argument("--db",
+                   help="The game database (default: games.db in the user's data directory; demo.db with --demo).")
+    p.add_argument("--new-game", action="store_true", help="Start a new game instead of resuming the last one.")
+    p.add_argument("--source", help="The camera for this run: picamera, webcam:N, replay:PATH[@FPS][:loop] or none.")
     p.add_argument("--reader", choices=("camera", "scripted"), default="camera",
-                   help="scripted: with --demo, read the cards from the demo's script (checks the pipeline "
-                        "without the card reader)")
+                   help="With --demo, scripted reads the cards from the demo's script, to check the pipeline "
+                        "without the card reader (default camera).")
     p.add_argument("--seed", type=int, default=None,
-                   help="with --demo, deal the demo game from this seed instead of the bundled one (3)")
+                   help="With --demo, deal the demo game from this seed instead of the bundled one (3).")
     p.add_argument("--variant", default=None,
-                   help="with --demo, the variant to play: six-card, five-card, seven-card, three-hand, four-hand "
-                        "(partners) or four-individual")
+                   help="With --demo, the variant to play: six-card, five-card, seven-card, three-hand, four-hand "
+                        "(partners) or four-individual.")
     p.add_argument("--players", default=None,
-                   help="with --demo, the players' names in seat order, comma-separated (Ann,Bob,Cat)")
+                   help="With --demo, the players' names in seat order, comma-separated (Ann,Bob,Cat).")
     p.add_argument("--target", type=int, choices=(61, 121, 181), default=None,
-                   help="with --demo, the score to win (default: 61 for the bundled demo, else the variant's own)")
-    p.add_argument("--log-level", choices=("debug", "info", "warning", "error"), help="override log.level")
+                   help="With --demo, the score to win (default: 61 for the bundled demo, else the variant's own).")
+    p.add_argument("--log-level", choices=("debug", "info", "warning", "error"),
+                   help="How much to log, overriding log.level in the config.")
     p.set_defaults(func=run)
 
 

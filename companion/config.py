@@ -145,8 +145,8 @@ def _validate_values(sections: dict[str, dict[str, Any]]) -> None:
     if not (160 <= disp["width"] <= 7680 and 120 <= disp["height"] <= 4320):
         raise ConfigError(f"display.width/height: expected a screen size such as 800 x 480, got "
                           f"{disp['width']} x {disp['height']}")
-    if disp["theme"] not in ("dark", "light"):
-        raise ConfigError(f"display.theme: expected dark or light, got {disp['theme']!r}")
+    if disp["theme"] != "dark":  # no light palette was ever drawn: refuse it rather than ignore it
+        raise ConfigError(f"display.theme: only \"dark\" is available, got {disp['theme']!r}")
     t = sections["tracker"]
     if not 1 <= t["k"] <= t["n"]:
         raise ConfigError(f"tracker.k: expected 1 <= k <= n (n = {t['n']}), got {t['k']}")

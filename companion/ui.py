@@ -11,8 +11,10 @@ from dataclasses import dataclass, field, replace
 
 from .cards import RANKS, SUITS, Card
 from .display.input import Action, ScreenCommand
+from .display.newgame import GameChoices, abandon_view, new_game_view
 from .display.view import CorrectionView, MenuItem, MenuView, Message
 from .referee import Question, Referee
+from .rules.events import NewGame
 
 MENU = (("Enter a card", "enter"), ("Say go", "go"), ("Correct a card", "correct"), ("Add points", "points"),
         ("History", "history"), ("Scores", "scoreboard"), ("New game", "new-game"), ("Back to the game", "back"))
@@ -21,7 +23,8 @@ MENU = (("Enter a card", "enter"), ("Say go", "go"), ("Correct a card", "correct
 @dataclass
 class Controller:
     """Turns commands into referee calls and screen changes. ``screen``: ``""`` (the game's own), ``menu``,
-    ``history``, ``scoreboard``, ``correct``, ``question``."""
+    ``history``, ``score`` (one score of the history opened), ``scoreboard``, ``correct``, ``question``,
+    ``new-game`` (the players choose the next game's options) and ``abandon`` (confirm leaving a game)."""
 
     referee: Referee
     screen: str = ""
@@ -31,6 +34,9 @@ class Controller:
     points_side: int | None = None
     manual: bool = False  # no camera: OK opens the card entry
     wants_new_game: bool = False
+    choices: GameChoices | None = None  # the new-game screen's choices while it is open
+    typing: bool = False  # a name being typed on the new-game screen (a keyboard)
+    chosen_game: NewGame | None = None  # what the players chose: the app starts it (with ``wants_new_game``)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -43,6 +49,10 @@ class Controller:
         if self.screen == "menu":
             return MenuView("Menu", tuple(MenuItem(label, key=key) for label, key in MENU), self.selected,
                             messages=messages)
+        if self.screen == "new-game" and self.choices is not None:
+            return new_game_view(self.choices, self.selected, messages, typing=self.typing)
+        if self.screen == "abandon" and self.choices is not None:
+            return abandon_view(self.choices, self.in_progress(), self.selected, messages)
         if self.screen == "correct" and self.correction is not None:
             return replace(self.correction, messages=messages)
         if self.screen == "points":
@@ -63,7 +73,8 @@ class Controller:
         return None
 
     def table_screen(self) -> str:
-        return self.screen if self.screen in ("history", "scoreboard") else ""
+        """The table screen to show (``history``, ``score``: one score opened, ``scoreboard``), or ``""``."""
+        return self.screen if self.screen in ("history", "score", "scoreboard") else ""
 
     # --- commands ------------------------------------------------------------------------------------------------
     def handle(self, command: ScreenCommand) -> list:
@@ -80,6 +91,8 @@ class Controller:
         action = command.action
         if action is Action.MENU:
             self._go("menu")
+        elif action is Action.OK and self.state.phase == "over":  # the game-over screen: "OK: new game"
+            self.open_new_game()
         elif action is Action.GO:
             return self.referee.go()
         elif action is Action.OK:
@@ -124,8 +137,7 @@ class Controller:
                 self.points_side, self.claim_value = None, 0
                 self._go("points")
             elif key == "new-game":
-                self.wants_new_game = True
-                self._go("")
+                self.open_new_game()
             elif key == "back":
                 self._go("")
             else:
@@ -138,12 +150,120 @@ class Controller:
         if action is Action.MENU or (action is Action.OK and not scores):
             self._go("")
         elif action in (Action.NEXT, Action.PREV) and scores:
-            self.selected = max(0, min(len(scores) - 1, self.selected + (1 if action is Action.NEXT else -1)))
-        elif action is Action.SELECT and command.index is not None:
-            self.selected = command.index
+            self._step_score(action)
+        elif action is Action.SELECT and command.index is not None and scores:  # a touch opens the score
+            self.selected = max(0, min(len(scores) - 1, command.index))
+            self.screen = "score"
+        elif action in (Action.OK, Action.GO) and scores:
+            self.screen = "score"  # the chosen score opened: its cards and breakdown (``selected`` is kept)
         elif action is Action.UNDO and scores:
             return self.undo_score(self.selected)
         return []
+
+    def _on_score(self, command: ScreenCommand) -> list:
+        """One score of the history opened: Next/Prev show the scores either side, OK or Menu go back."""
+        action = command.action
+        if not self.state.scores:
+            self._go("")
+        elif action in (Action.MENU, Action.OK, Action.GO) or (action is Action.SELECT and command.target != "text"):
+            self.screen = "history"
+        elif action in (Action.NEXT, Action.PREV):
+            self._step_score(action)
+        elif action is Action.UNDO:
+            out = self.undo_score(self.selected)
+            self.screen = "history"
+            return out
+        return []
+
+    def _step_score(self, action: Action) -> None:
+        """Move the choice along the history (newest first), staying within it."""
+        last = min(len(self.state.scores), 30) - 1  # the history screen lists the newest 30
+        self.selected = max(0, min(last, self.selected + (1 if action is Action.NEXT else -1)))
+
+    # --- a new game --------------------------------------------------------------------------------------------
+    def in_progress(self) -> str:
+        """The game being played in a few words ("Ann 34, Bob 28"), or "" if there is nothing to lose by leaving
+        it (finished, or nothing happened yet)."""
+        if self.state.winner is not None or len(self.referee.game.game.log) <= 1:
+            return ""
+        return ", ".join(f"{side.name} {side.front}" for side in self.state.sides)
+
+    def open_new_game(self, choices: GameChoices | None = None) -> None:
+        """Show the new-game screen, proposing ``choices`` (by default the set-up of the game being played)."""
+        self.choices = choices or GameChoices.from_game(self.state)
+        self._go("new-game")
+
+    def _on_new_game(self, command: ScreenCommand) -> list:
+        action = command.action
+        items = new_game_view(self.choices).items
+        key = items[self.selected % len(items)].key
+        if key.startswith("name-") and self._typed(int(key[5:]), command):
+            return []
+        if action is Action.MENU:
+            self._leave_new_game()
+        elif action in (Action.NEXT, Action.PREV):
+            self.selected = (self.selected + (1 if action is Action.NEXT else -1)) % len(items)
+        elif action is Action.SELECT and command.index is not None:
+            self.selected = command.index % len(items)
+            return self._on_new_game(ScreenCommand(Action.OK))
+        elif action in (Action.OK, Action.GO):
+            key = items[self.selected].key
+            if key == "cancel":
+                self._leave_new_game()
+            elif key == "start":
+                if self.in_progress():
+                    self._go("abandon")  # "keep playing" is chosen first
+                else:
+                    self._start_chosen()
+            else:
+                self.choices = self.choices.change(key)
+        return []
+
+    def _typed(self, seat: int, command: ScreenCommand) -> bool:
+        """A keyboard on a name line: a letter starts typing a new name, then letters, digits and spaces add to it,
+        Backspace takes one back, Enter (or an arrow, or Menu) ends it. Returns whether the key was used."""
+        text = command.text
+        if not self.typing:
+            if text is None or not text.isalpha():
+                return False
+            self.typing = True
+            self.choices = self.choices.with_name(seat, text.upper())
+            return True
+        name = self.choices.names[seat] if seat < len(self.choices.names) else ""
+        if text == "\b":
+            self.choices = self.choices.with_name(seat, name[:-1])
+        elif text is not None and (text.isalnum() or text in " -'.") and command.action is not Action.OK or (
+                text == " "):
+            self.choices = self.choices.with_name(seat, (name + text)[:14])
+        else:  # Enter, an arrow, Menu: the name is done (an arrow still moves, Menu stays on the screen)
+            self.typing = False
+            self.choices = self.choices.with_name(seat, name.strip() or f"Player {seat + 1}")
+            return command.action in (Action.OK, Action.MENU)
+        return True
+
+    def _on_abandon(self, command: ScreenCommand) -> list:
+        action = command.action
+        if action is Action.MENU:
+            self._leave_new_game()
+        elif action in (Action.NEXT, Action.PREV):
+            self.selected = 1 - self.selected
+        elif action is Action.SELECT and command.index is not None:
+            self.selected = command.index % 2
+            return self._on_abandon(ScreenCommand(Action.OK))
+        elif action in (Action.OK, Action.GO):
+            if self.selected == 1:
+                self._start_chosen()
+            else:
+                self._leave_new_game()
+        return []
+
+    def _start_chosen(self) -> None:
+        self.chosen_game, self.wants_new_game = self.choices.new_game(), True
+        self._leave_new_game()
+
+    def _leave_new_game(self) -> None:
+        self.choices, self.typing = None, False
+        self._go("")
 
     def undo_score(self, newest_first_index: int) -> list:
         """Take back the chosen score of the history (newest first) and everything after it."""

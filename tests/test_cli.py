@@ -59,6 +59,10 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(capsys, argv, words):
 
 
 def test_history_with_no_games(capsys, tmp_path):
+    from companion.rules.events import NewGame
+    from companion.store import EventStore
+    with EventStore(tmp_path / "g.db") as store:
+        store.start(NewGame("six-card", ("Ann", "Bob")))
     code, out, _ = run(capsys, "history", "--db", str(tmp_path / "g.db"))
     assert code == 0 and "No finished games yet" in out
 

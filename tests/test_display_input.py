@@ -33,7 +33,15 @@ def key(k: int, mod: int = 0) -> pygame.event.Event:
     (pygame.K_q, Action.QUIT),
 ])
 def test_keys(k, action):
-    assert command_for_event(key(k)) == ScreenCommand(action)
+    command = command_for_event(key(k))
+    assert (command.action, command.index, command.card, command.target) == (action, None, None, None)
+
+
+def test_a_letter_with_no_action_is_text_and_backspace_types_a_backspace():
+    typed = command_for_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=0, unicode="a"))
+    assert (typed.action, typed.target, typed.text) == (Action.SELECT, "text", "a")
+    assert command_for_event(key(pygame.K_BACKSPACE)).text == "\b"
+    assert command_for_event(key(pygame.K_a)) is None  # no character typed: nothing
 
 
 def test_ctrl_keys_digits_and_unknown_keys():
@@ -144,7 +152,7 @@ def test_demo_runs(capsys):
 def test_screenshots_and_benchmark_tools(tmp_path, capsys):
     from tools import bench_display, screenshots
 
-    assert screenshots.main(["--out", str(tmp_path)]) == 0
+    assert screenshots.main(["--out", str(tmp_path), "--no-desktop"]) == 0
     assert len(list(tmp_path.glob("*.png"))) == len(screenshots.MAIN)
     assert bench_display.main(["--frames", "2"]) == 0
     assert "budget 16 ms" in capsys.readouterr().out

@@ -32,7 +32,11 @@ def test_play_state():
     last = view.last_score
     assert (last.who, last.side, last.points, last.spoken) == ("Alice", 0, 6, "Twenty-seven for six")
     assert last.highlighted == frozenset(parse_cards("4C 2D 6H 5S 3C 7D"))
-    assert view.history[0] == view.history[0].__class__("Alice", 0, 6, "play", "Twenty-seven for six")
+    first = view.history[0]
+    assert (first.who, first.side, first.points, first.reason, first.spoken) == (
+        "Alice", 0, 6, "play", "Twenty-seven for six")
+    assert [str(c) for c in first.cards] == ["4C", "2D", "6H", "5S", "3C", "7D"]  # what opening it shows
+    assert [i.title for i in first.items] == ["Run of six"]
 
 
 def test_show_state_and_history_newest_first():

@@ -60,21 +60,29 @@ def steps(layout: Layout) -> Iterator[Step]:
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "board-test", help="light each hole of the LED board in order, then each side's track",
+        "board-test", help="Light each hole of the LED board in order, then each side's track.",
         description=__doc__.split("\n\n")[1] if __doc__ else None)
-    p.add_argument("--config", help="a companion.toml (default: ./companion.toml, the user's config, /etc/companion)")
-    p.add_argument("--layout", help="preset name or a layout .toml (default: board.layout of the configuration)")
+    p.add_argument("--config",
+                   help="The companion.toml to use (default: ./companion.toml, then the user's, then "
+                        "/etc/companion's).")
+    p.add_argument("--layout", help="A preset layout's name or a layout .toml file (default: board.layout of the "
+                                    "configuration).")
     p.add_argument("--driver", choices=DRIVERS,
-                   help="LED chain; falls back to the virtual board without SPI (default: board.driver of the "
-                        "configuration file, or apa102)")
-    p.add_argument("--step", type=float, default=0.3, metavar="SECONDS", help="time per hole (default: %(default)s)")
+                   help="The LED chain's driver; without SPI the virtual board stands in (default: board.driver of "
+                        "the configuration, or apa102).")
+    p.add_argument("--step", type=float, default=0.3, metavar="SECONDS",
+                   help="How long each hole stays lit, in seconds (default: %(default)s).")
     p.add_argument("--supply", type=float, metavar="AMPS",
-                   help="supply limit for the brightness cap (default: board.supply_a of the configuration)")
-    p.add_argument("--headless", action="store_true", help="no window and no waiting (tests, CI, over ssh)")
-    p.add_argument("--frames", type=int, default=None, metavar="N", help="stop after N steps")
-    p.add_argument("--screenshot", metavar="PATH", help="save a PNG of the screen at the last step shown")
-    p.add_argument("--size", default="1280x400", metavar="WxH", help="window size (default: %(default)s)")
-    p.add_argument("--quiet", action="store_true", help="do not print each step")
+                   help="The power supply's limit in amps, which caps the brightness (default: board.supply_a of "
+                        "the configuration).")
+    p.add_argument("--headless", action="store_true",
+                   help="Open no window and do not wait between steps (for tests, CI or ssh).")
+    p.add_argument("--frames", type=int, default=None, metavar="N",
+                   help="Stop after this many steps (default: every hole and track).")
+    p.add_argument("--screenshot", metavar="PATH", help="Save a PNG of the screen as it is at the last step shown.")
+    p.add_argument("--size", default="1280x400", metavar="WxH",
+                   help="The window's size in pixels (default: %(default)s).")
+    p.add_argument("--quiet", action="store_true", help="Do not print a line for each step.")
     p.set_defaults(func=run)
     return p
 

@@ -96,14 +96,35 @@ _texts: dict[tuple[str, int, Colour], pygame.Surface] = {}
 
 
 def font(size: int) -> pygame.font.Font:
-    """pygame-ce's bundled bold sans font at ``size`` (cached)."""
-    if not pygame.font.get_init():  # first use, or pygame was quit since (the watch window does): old fonts are dead
+    """pygame-ce's bundled bold sans font at ``size`` (cached).
+
+    ``pygame.quit()`` (the watch window, a test) invalidates every font made before it, even once the module is
+    started again: the caches are emptied whenever the font module was stopped since they were filled.
+    """
+    if not pygame.font.get_init():
         pygame.font.init()
+    live = _font_alive()
+    if not live:
         _fonts.clear()
+        _texts.clear()
+        _widths.clear()
+        _fitted.clear()
     f = _fonts.get(size)
     if f is None:
         f = _fonts[size] = pygame.font.Font(None, size)
     return f
+
+
+def _font_alive() -> bool:
+    """Whether the cached fonts still work (a font made before ``pygame.quit()`` raises on use)."""
+    probe = next(iter(_fonts.values()), None)
+    if probe is None:
+        return True
+    try:
+        probe.size("M")
+    except pygame.error:
+        return False
+    return True
 
 
 def render_text(text: str, size: int, colour: Colour) -> pygame.Surface:
@@ -155,6 +176,27 @@ def ellipsize(text: str, size: int, max_width: int) -> str:
         else:
             hi = mid - 1
     return text[:lo].rstrip() + "..." if lo else ""
+
+
+def wrap_lines(text: str, size: int, max_width: int, max_lines: int = 3) -> list[str]:
+    """``text`` broken at spaces into lines that fit ``max_width``; only a text longer than ``max_lines`` lines
+    loses its end (the last line then ends with "...")."""
+    words = text.split()
+    lines: list[str] = []
+    line = ""
+    for k, word in enumerate(words):
+        trial = f"{line} {word}" if line else word
+        if text_size(trial, size)[0] <= max_width or not line:
+            line = trial
+            continue
+        lines.append(line)
+        line = word
+        if len(lines) == max_lines:
+            lines[-1] = ellipsize(" ".join([lines[-1], *words[k:]]), size, max_width)
+            return lines
+    if line:
+        lines.append(line)
+    return [ellipsize(ln, size, max_width) for ln in lines]
 
 
 _fitted: dict[tuple[str, int, int, int | None], tuple[str, int]] = {}
@@ -209,6 +251,17 @@ class Canvas:
         self.texts.append(TextItem(text, rect, role, size))
         return rect
 
+    def wrapped(self, text: str, pos: tuple[int, int], size: int, colour: Colour = FG, *, role: str = "",
+                max_width: int, max_lines: int = 3) -> pygame.Rect:
+        """Draw ``text`` on as many lines as it needs (up to ``max_lines``) from ``pos``; return the block."""
+        x, y = pos
+        block = pygame.Rect(x, y, 0, 0)
+        for line in wrap_lines(text, size, max_width, max_lines):
+            r = self.text(line, (x, y), size, colour, role=role)
+            block.union_ip(r)
+            y += line_height(size)
+        return block
+
     def card(self, card: Card, rect: pygame.Rect, *, highlighted: bool = False, role: str = "",
              index: int | None = None, dim: bool = False) -> pygame.Rect:
         rect = pygame.Rect(rect)
@@ -230,10 +283,35 @@ def suit_colour(suit: str) -> Colour:
     return RED if suit in "DH" else BLACK
 
 
+_SUPERSAMPLE = 4  # small suits are drawn this much larger and scaled down smoothly
+_suits: dict[tuple[str, int, Colour], pygame.Surface] = {}
+
+
 def draw_suit(surface: pygame.Surface, suit: str, center: tuple[float, float], size: float,
               colour: Colour | None = None) -> None:
-    """A filled suit symbol ``size`` pixels tall centred on ``center``."""
+    """A filled suit symbol ``size`` pixels tall centred on ``center``.
+
+    Below 64 pixels the shape is drawn four times larger and scaled down with smoothing: pygame's shapes have no
+    anti-aliasing, and a small club drawn directly breaks into three dots and a bar (it read as "÷").
+    """
     colour = colour or suit_colour(suit)
+    if size >= 64:
+        _suit_shape(surface, suit, center, size, colour)
+        return
+    px = max(4, int(round(size)))
+    key = (suit, px, colour)
+    small = _suits.get(key)
+    if small is None:
+        if len(_suits) > 512:
+            _suits.clear()
+        big = pygame.Surface((px * _SUPERSAMPLE, px * _SUPERSAMPLE), pygame.SRCALPHA)
+        _suit_shape(big, suit, (px * _SUPERSAMPLE / 2, px * _SUPERSAMPLE / 2), px * _SUPERSAMPLE, colour)
+        small = _suits[key] = pygame.transform.smoothscale(big, (px, px))
+    surface.blit(small, small.get_rect(center=(round(center[0]), round(center[1]))))
+
+
+def _suit_shape(surface: pygame.Surface, suit: str, center: tuple[float, float], size: float, colour: Colour) -> None:
+    """The suit's shape in plain pygame primitives (no smoothing)."""
     cx, cy = center
     s = size / 2
     if suit == "D":
@@ -251,13 +329,13 @@ def draw_suit(surface: pygame.Surface, suit: str, center: tuple[float, float], s
         pygame.draw.circle(surface, colour, (cx - r * 0.98, cy + s * 0.18), r)
         pygame.draw.circle(surface, colour, (cx + r * 0.98, cy + s * 0.18), r)
         pygame.draw.polygon(surface, colour, [(cx, cy + s * 0.2), (cx + s * 0.32, cy + s), (cx - s * 0.32, cy + s)])
-    else:  # clubs
-        r = s * 0.4
+    else:  # clubs: three leaves that overlap the centre (apart, they read as a division sign) and a flared stem
+        r = s * 0.42
         pygame.draw.circle(surface, colour, (cx, cy - s + r), r)
-        pygame.draw.circle(surface, colour, (cx - r * 1.15, cy + s * 0.12), r)
-        pygame.draw.circle(surface, colour, (cx + r * 1.15, cy + s * 0.12), r)
-        pygame.draw.circle(surface, colour, (cx, cy), r * 0.6)
-        pygame.draw.polygon(surface, colour, [(cx, cy), (cx + s * 0.32, cy + s), (cx - s * 0.32, cy + s)])
+        pygame.draw.circle(surface, colour, (cx - r * 1.05, cy + s * 0.1), r)
+        pygame.draw.circle(surface, colour, (cx + r * 1.05, cy + s * 0.1), r)
+        pygame.draw.circle(surface, colour, (cx, cy - s * 0.05), r * 0.8)
+        pygame.draw.polygon(surface, colour, [(cx, cy - s * 0.1), (cx + s * 0.36, cy + s), (cx - s * 0.36, cy + s)])
 
 
 def draw_marker(surface: pygame.Surface, marker: str, center: tuple[float, float], size: float, colour: Colour,

@@ -6,7 +6,7 @@ The one command vocabulary of :mod:`companion.commands` (``OK``, ``GO``, ``UNDO`
 
 >>> import pygame
 >>> command_for_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_u, mod=0))
-ScreenCommand(action=<Command.UNDO: 'undo'>, index=None, card=None, target=None)
+ScreenCommand(action=<Command.UNDO: 'undo'>, index=None, card=None, target=None, text=None)
 """
 
 from __future__ import annotations
@@ -25,12 +25,15 @@ Action = Command  # the screen's name for the one command vocabulary
 
 @dataclass(frozen=True, slots=True)
 class ScreenCommand:
-    """An action; for ``SELECT``, what was touched: a card (with its index on screen) or a named target."""
+    """An action; for ``SELECT``, what was touched: a card (with its index on screen) or a named target. ``text``
+    is the character a key typed, if any (a name being typed on the new-game screen uses it; every other screen
+    goes by the action): a letter with no action of its own is ``SELECT`` with ``target="text"``."""
 
     action: Action
     index: int | None = None
     card: Card | None = None
     target: str | None = None
+    text: str | None = None
 
     @classmethod
     def of(cls, command) -> ScreenCommand:
@@ -52,7 +55,11 @@ KEYS: dict[int, Action] = {
 next/prev, Q quit. Ctrl+Z and Ctrl+Y (or Ctrl+Shift+Z) undo and redo too; 1-9 select the n-th card."""
 
 
-def command_for_key(key: int, mod: int = 0) -> ScreenCommand | None:
+def command_for_key(key: int, mod: int = 0, text: str = "") -> ScreenCommand | None:
+    """The command for a key; ``text`` is what the key typed (pygame's ``unicode``), kept on the command."""
+    typed = text if text and (text.isprintable() or text == "\b") else None
+    if key == pygame.K_BACKSPACE:
+        typed = "\b"
     if mod & pygame.KMOD_CTRL:
         if key == pygame.K_z:
             return ScreenCommand(Action.REDO if mod & pygame.KMOD_SHIFT else Action.UNDO)
@@ -62,9 +69,11 @@ def command_for_key(key: int, mod: int = 0) -> ScreenCommand | None:
             return ScreenCommand(Action.QUIT)
         return None
     if pygame.K_1 <= key <= pygame.K_9:
-        return ScreenCommand(Action.SELECT, index=key - pygame.K_1)
+        return ScreenCommand(Action.SELECT, index=key - pygame.K_1, text=typed)
     action = KEYS.get(key)
-    return ScreenCommand(action) if action else None
+    if action:
+        return ScreenCommand(action, text=typed)
+    return ScreenCommand(Action.SELECT, target="text", text=typed) if typed else None
 
 
 def command_at(pos: tuple[int, int], drawn: Drawn | None) -> ScreenCommand | None:
@@ -83,7 +92,7 @@ def command_at(pos: tuple[int, int], drawn: Drawn | None) -> ScreenCommand | Non
 def command_for_event(event: pygame.event.Event, drawn: Drawn | None = None) -> ScreenCommand | None:
     """The command for one pygame event, or None. Touches and clicks are hit-tested against ``drawn``."""
     if event.type == pygame.KEYDOWN:
-        return command_for_key(event.key, getattr(event, "mod", 0))
+        return command_for_key(event.key, getattr(event, "mod", 0), getattr(event, "unicode", "") or "")
     if event.type == pygame.QUIT:
         return ScreenCommand(Action.QUIT)
     if event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 1) == 1:

@@ -17,6 +17,7 @@ from ..rules.game import Game
 from ..rules.play import LIMIT
 from ..rules.variants import Options
 from .menus import calibration_menu, new_game_menu, settings_menu
+from .newgame import GameChoices, abandon_view, new_game_view
 from .view import (CAMERA_LOST, LED_UNAVAILABLE, CameraView, CorrectionView, SeenCard, ZoneView, card_seen_twice,
                    view_from_state)
 
@@ -84,6 +85,14 @@ def game_long_run() -> Game:
     return game
 
 
+def game_after_go() -> Game:
+    """The run for 27, then neither can lay a card: Alice pegs one for the go with the 7D, and the count restarts."""
+    game = game_long_run()
+    game.apply(Go(1))
+    game.apply(Go(0))
+    return game
+
+
 def scripted_states(variant: str, names: tuple[str, ...], seed: int = 7):
     """A whole scripted game of ``variant`` from shuffled decks: the play state with the longest series, and the
     final state."""
@@ -135,6 +144,10 @@ def sample_views() -> dict[str, object]:
         "correction-choose": CorrectionView("choose", card=Card.parse("6H"), rank=8, suit="H", field="rank"),
         "correction-owner": CorrectionView("owner", card=Card.parse("QS"), owners=PLAYERS, selected=1),
         "camera": sample_camera_view(),
+        "play-go": view_from_state(game_after_go().state, games_won=won),
+        "history-open": view_from_state(g29, games_won=won, screen="score", selected=0),
+        "new-game": new_game_view(GameChoices(names=PLAYERS, pool=("Carol",)), selected=2),
+        "abandon": abandon_view(GameChoices(names=PLAYERS), "Alice 32, Bob 47"),
     }
     for variant, names in (("three-hand", ("Ann", "Ben", "Cat")), ("four-hand", ("Ann", "Ben", "Cat", "Dan"))):
         play, end = scripted_states(variant, names)
@@ -161,6 +174,6 @@ def sample_camera_view():
     return CameraView(frame, 1, zones, cards, "camera 0 · 15 fps")
 
 
-__all__ = ["HAND_29", "HAND_RUN", "game_29", "game_long_run", "sample_camera_view", "sample_views",
+__all__ = ["HAND_29", "HAND_RUN", "game_29", "game_after_go", "game_long_run", "sample_camera_view", "sample_views",
            "scripted_states"]
 

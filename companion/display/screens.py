@@ -20,11 +20,11 @@ import pygame
 
 from ..cards import RANKS, SUITS
 from .draw import (ACCENT, BG, DIM, ERROR, FG, OK_GREEN, PANEL, PANEL_HI, WARN, Canvas, Drawn, card_size_for,
-                   draw_marker, draw_suit, panel, text_size)
+                   draw_marker, draw_suit, line_height, panel, text_size, wrap_lines)
 from .layout import Layout
 from .view import (PHASE_TITLES, CameraView, CorrectionView, MenuView, Message, ShowView, SideView, TableView)
 
-SCREENS = ("scoreboard", "play", "show", "history", "game over")
+SCREENS = ("scoreboard", "play", "show", "history", "score", "game over")
 
 
 def screen_for(view: TableView) -> str:
@@ -331,7 +331,12 @@ def _series(canvas: Canvas, lay: Layout, rect: pygame.Rect, view: TableView) -> 
             canvas.card(card, r, highlighted=card in hi, role="series", index=order)
 
 
+BANNER_CHIP_MIN = 32  # px at 800x480: the smallest banner chip, its rank about 20 px tall (a table's width away)
+
+
 def _last_score(canvas: Canvas, lay: Layout, rect: pygame.Rect, view: TableView) -> None:
+    """The score banner: who scored, the spoken score, its items, and as chips the cards that made it that are no
+    longer on the table (the go card, a thirty-one's series), large enough to read from across the table."""
     score = view.last_score
     panel(canvas.surface, rect, PANEL)
     if score is None:
@@ -353,23 +358,29 @@ def _last_score(canvas: Canvas, lay: Layout, rect: pygame.Rect, view: TableView)
         x += int(bh * 0.66) + pad
     pts = canvas.text(f"+{score.points}", (rect.right - pad, top + bh // 2), big, colour, anchor="midright",
                       role="last-points")
+    on_table = {c for row in view.series for _, c in row.cards}
+    if not on_table and view.starter is not None:
+        on_table.add(view.starter)  # drawn big in place of the empty rows
+    away = [c for c in sorted(score.highlighted) if c not in on_table]
+    text_right = pts.left - pad
+    if away:
+        # as tall as the banner allows, shrinking (not below the minimum) to leave the words half the width
+        room = (pts.left - 2 * pad - x) // 2
+        chip_h = min(rect.h - 2 * pad, max(int(rect.h * 0.62), BANNER_CHIP_MIN))
+        while chip_h > BANNER_CHIP_MIN and len(away) * (int(chip_h * 1.45) + pad // 2) > room:
+            chip_h -= 2
+        chip_w = int(chip_h * 1.45)
+        fits = max(1, min(len(away), room // (chip_w + pad // 2)))
+        cx = pts.left - pad - fits * (chip_w + pad // 2)
+        text_right = cx - pad
+        for card in away[:fits]:
+            canvas.card(card, pygame.Rect(cx, rect.centery - chip_h // 2, chip_w, chip_h), role="scored")
+            cx += chip_w + pad // 2
     head = f"{score.who}: {score.spoken}" if score.who else score.spoken
-    canvas.text(head, (x, top), big, FG, role="spoken", max_width=pts.left - x - pad, min_size=lay.fs(28, 16))
+    canvas.text(head, (x, top), big, FG, role="spoken", max_width=text_right - x, min_size=lay.fs(28, 16))
     if two_lines:
         detail = "   ".join(f"{it.title} +{it.points}" for it in score.items)
-        d = canvas.text(detail, (x, top + bh), small, DIM, role="items", max_width=pts.left - x - pad)
-        on_table = {c for row in view.series for _, c in row.cards}
-        if not on_table and view.starter is not None:
-            on_table.add(view.starter)  # drawn big in place of the empty rows
-        away = [c for c in sorted(score.highlighted) if c not in on_table]  # e.g. the starter for his heels
-        chip_h = sh - 2
-        chip_w = int(chip_h * 1.45)
-        cx = d.right + 2 * pad
-        for card in away:
-            if cx + chip_w > pts.left - pad:
-                break
-            canvas.card(card, pygame.Rect(cx, top + bh + 1, chip_w, chip_h), role="scored")
-            cx += chip_w + 3
+        canvas.text(detail, (x, top + bh), small, DIM, role="items", max_width=text_right - x)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -378,9 +389,21 @@ def _last_score(canvas: Canvas, lay: Layout, rect: pygame.Rect, view: TableView)
 
 def draw_show(surface: pygame.Surface, view: TableView) -> Drawn:
     """The hand and the starter as cards, the breakdown item by item with its cards, the total, the claim."""
-    canvas, lay, area = _begin(surface, "show", view.messages)
+    return _draw_show(surface, view, "show")
+
+
+def draw_score(surface: pygame.Surface, view: TableView) -> Drawn:
+    """One score of the history opened: the cards it was counted from and its breakdown, drawn like a show."""
+    return _draw_show(surface, view, "score", "Next/Prev: other scores   OK or Menu: back   Undo: take it back")
+
+
+def _draw_show(surface: pygame.Surface, view: TableView, name: str, hint: str = "") -> Drawn:
+    canvas, lay, area = _begin(surface, name, view.messages)
     show = view.show
-    area = _header(canvas, lay, area, view.sides)
+    if not hint:  # a score opened from the history leaves out the score strip: its whole breakdown fits one page
+        area = _header(canvas, lay, area, view.sides)
+    if hint:
+        area = _hint(canvas, lay, area, hint)
     if show is None:
         return canvas.drawn()
     pad = lay.pad
@@ -470,9 +493,10 @@ def _breakdown(canvas: Canvas, lay: Layout, rect: pygame.Rect, show: ShowView, s
     """The breakdown in as many columns as fit; when it does not all fit, a page of it and how many follow."""
     pad = lay.pad
     items = show.items
-    if not items:
-        canvas.text("Nineteen: nothing to count" if not show.total else "", (rect.x, rect.y), lay.fs(34), DIM,
-                    role="item-title", max_width=rect.w)
+    if not items:  # a hand of nothing, or a score with no cards to show (a correction): its words, wrapped
+        text = "Nineteen: nothing to count" if not show.total else (show.spoken or "")
+        canvas.wrapped(text, (rect.x, rect.y), lay.fs(34), DIM, role="item-title", max_width=rect.w,
+                       max_lines=max(1, rect.h // line_height(lay.fs(34))))
         return
     cols, rows, line_h, _ = _breakdown_plan(lay, rect, show, size)
     chip_h = line_h - pad
@@ -522,33 +546,59 @@ def _breakdown(canvas: Canvas, lay: Layout, rect: pygame.Rect, show: ShowView, s
 # History
 
 
+def _history_text(entry) -> str:
+    reason = entry.reason.capitalize() if entry.reason else ""
+    spoken = entry.spoken if entry.spoken != entry.reason else ""
+    return spoken if spoken.lower().startswith(entry.reason.lower()) else (f"{reason}: {spoken}" if spoken else reason)
+
+
 def draw_history(surface: pygame.Surface, view: TableView) -> Drawn:
-    """The last scores with their reasons, newest first; the chosen one is marked for Undo."""
+    """The last scores with their reasons, newest first, each wrapped onto as many lines as it needs (up to
+    five); the chosen one can be opened (OK) or taken back (Undo)."""
     canvas, lay, area = _begin(surface, "history", view.messages)
     area = _header(canvas, lay, area, view.sides)
-    area = _hint(canvas, lay, area, "Next/Prev: choose   Undo: take it back   Menu: close")
+    area = _hint(canvas, lay, area, "Next/Prev: choose   OK: open   Undo: take it back   Menu: close")
     pad = lay.pad
     size = lay.fs(32, 18)
+    small = lay.fs(26, 16)
     title = canvas.text("Scores, newest first", (area.x + pad, area.y + pad // 2), size, DIM, role="title")
-    line_h = text_size("Mg", size)[1] + pad + 4
     body = pygame.Rect(area.x + pad, title.bottom + pad // 2, area.w - 2 * pad, area.bottom - title.bottom - pad)
-    rows = max(1, body.h // line_h)
     entries = view.history
     if not entries:
         canvas.text("No scores yet", (body.x, body.y), size, FG, role="empty")
         return canvas.drawn()
     sel = max(0, min(view.selected, len(entries) - 1))
-    first = max(0, min(sel - rows // 2, len(entries) - rows))
+    line_h = text_size("Mg", size)[1] + pad + 4
     pts_w = text_size("+29", size)[0]
     name_w = int(body.w * 0.22)
-    for k, entry in enumerate(entries[first:first + rows]):
-        i = first + k
-        row = pygame.Rect(body.x, body.y + k * line_h, body.w, line_h - 4)
+    msize = int((line_h - 4) * 0.55)
+    text_x = 2 * pad + msize + name_w + pad + pts_w + 2 * pad
+    text_w = body.w - text_x - pad
+    small_h = line_height(small)
+    layouts = []
+    for entry in entries:  # one line at the full size if it fits, else up to three smaller lines
+        text = _history_text(entry)
+        if text_size(text, size)[0] <= text_w:
+            layouts.append(([text], size, line_h))
+        else:
+            lines = wrap_lines(text, small, text_w, 5)
+            layouts.append((lines, small, max(line_h, len(lines) * small_h + pad + 4)))
+    first = sel  # the chosen entry, with as many before it as fit in half the list
+    used = layouts[sel][2]
+    while first > 0 and used + layouts[first - 1][2] <= body.h // 2:
+        first -= 1
+        used += layouts[first][2]
+    y = body.y
+    for i in range(first, len(entries)):
+        entry, (lines, tsize, h) = entries[i], layouts[i]
+        if y + h - 4 > body.bottom:
+            break
+        row = pygame.Rect(body.x, y, body.w, h - 4)
+        y += h
         side = view.sides[entry.side] if entry.side is not None and 0 <= entry.side < len(view.sides) else None
         panel(canvas.surface, row, PANEL_HI if i == sel else PANEL, border=ACCENT if i == sel else None, width=3,
               radius=6)
-        cy = row.centery
-        msize = int(row.h * 0.55)
+        cy = row.y + (line_h - 4) // 2
         if side:
             draw_marker(canvas.surface, side.marker, (row.x + pad + msize // 2, cy), msize, side.colour)
         x = row.x + 2 * pad + msize
@@ -557,12 +607,13 @@ def draw_history(surface: pygame.Surface, view: TableView) -> Drawn:
         x += name_w + pad
         canvas.text(f"+{entry.points}", (x + pts_w, cy), size, FG, anchor="midright", role="points")
         x += pts_w + 2 * pad
-        reason = entry.reason.capitalize() if entry.reason else ""
-        spoken = entry.spoken if entry.spoken != entry.reason else ""
-        text = spoken if spoken.lower().startswith(entry.reason.lower()) else (
-            f"{reason}: {spoken}" if spoken else reason)
-        canvas.text(text, (x, cy), size, FG if i == sel else DIM, anchor="midleft", role="reason",
-                    max_width=row.right - x - pad, min_size=lay.fs(24, 15))
+        colour = FG if i == sel else DIM
+        if len(lines) == 1 and tsize == size:
+            canvas.text(lines[0], (x, cy), size, colour, anchor="midleft", role="reason")
+        else:
+            top = row.centery - len(lines) * small_h // 2
+            for k, line in enumerate(lines):
+                canvas.text(line, (x, top + k * small_h), tsize, colour, role="reason")
         canvas.target(row, "history", i)
     return canvas.drawn()
 
@@ -794,12 +845,15 @@ def draw_camera(surface: pygame.Surface, view: CameraView) -> Drawn:
             pygame.draw.polygon(surface, zone.colour, pts, 3)
             top = min(pts, key=lambda p: (p[1], p[0]))
             _label(canvas, lay, zone.name, (top[0] + 4, top[1] + 4), size, zone.colour, "zone")
-    for seen in view.cards:
+    for seen in view.cards:  # green: read; orange: read but unsure, or face down; red: not read
         pts = [to_screen(p) for p in seen.points]
-        colour = OK_GREEN if seen.card is not None and seen.confidence >= 0.8 else WARN
+        if seen.card is not None:
+            colour = OK_GREEN if seen.confidence >= 0.8 else WARN
+        else:
+            colour = WARN if seen.label == "face down" else ERROR
         if len(pts) >= 3:
             pygame.draw.polygon(surface, colour, pts, 3)
-        text = f"{seen.card} {seen.confidence:.0%}" if seen.card is not None else "?"
+        text = f"{seen.card} {seen.confidence:.0%}" if seen.card is not None else (seen.label or "unknown")
         cx = sum(p[0] for p in pts) // max(1, len(pts))
         cy = sum(p[1] for p in pts) // max(1, len(pts))
         _label(canvas, lay, text, (cx, cy), size, colour, "seen", anchor="center")
@@ -820,5 +874,5 @@ def _label(canvas: Canvas, lay: Layout, text: str, pos: tuple[int, int], size: i
 
 _TABLE_SCREENS = {
     "scoreboard": draw_scoreboard, "play": draw_play, "show": draw_show, "history": draw_history,
-    "game over": draw_game_over,
+    "score": draw_score, "game over": draw_game_over,
 }

@@ -117,13 +117,36 @@ class ShowView:
 
 @dataclass(frozen=True, slots=True)
 class HistoryEntry:
-    """One score in the history (the view lists them newest first)."""
+    """One score in the history (the view lists them newest first), with what opening it shows: the cards it was
+    counted from (``starter`` among them for a show of the current hand) and its breakdown."""
 
     who: str
     side: int | None
     points: int
     reason: str
     spoken: str = ""
+    items: tuple[ItemView, ...] = ()
+    cards: tuple[Card, ...] = ()
+    starter: Card | None = None
+
+    @property
+    def title(self) -> str:
+        """What the score was for, in words: "Bob's hand", "Ann's crib", "Ann in the play", "Bob: his heels"."""
+        who = self.who or "The table"
+        if self.reason == "hand":
+            return f"{who}'s hand"
+        if self.reason == "crib":
+            return f"{who}'s crib"
+        if self.reason == "play":
+            return f"{who} in the play"
+        return f"{who}: {KIND_TITLES.get(self.reason, self.reason).lower()}"
+
+
+def score_detail(entry: HistoryEntry, page: int = 0) -> ShowView:
+    """A history entry opened: its cards and breakdown as a :class:`ShowView`, drawn like a show."""
+    cards = tuple(c for c in entry.cards if c != entry.starter)
+    return ShowView(entry.title, cards, entry.starter, entry.items, entry.points, entry.spoken, entry.side,
+                    page=page)
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +252,7 @@ class SeenCard:
     points: tuple[tuple[float, float], ...]
     card: Card | None = None
     confidence: float = 1.0
+    label: str = ""  # for a card not read: "unknown", or "face down" for a back
 
 
 @dataclass(frozen=True, eq=False)
@@ -329,6 +353,28 @@ def score_view(state: Any, entry: Any) -> ScoreView:
     return ScoreView(who, side, int(getattr(entry, "points", 0)), spoken or reason, item_views(score), reason)
 
 
+def _counted_cards(state: Any, entry: Any, items: tuple[ItemView, ...]) -> tuple[tuple[Card, ...], Card | None]:
+    """The cards a score was counted from: a show's whole hand (with the starter, named as such while it is still
+    on the table), else the cards of its items in the order they were laid."""
+    score = getattr(entry, "score", None)
+    if score is not None and getattr(entry, "reason", "") in ("hand", "crib", "muggins"):
+        for show in getattr(state, "shows", ()) or ():
+            if getattr(show, "score", None) is score:
+                cards = tuple(getattr(show, "cards", ()))
+                starter = getattr(state, "starter", None)
+                if getattr(entry, "hand", None) != getattr(state, "hand", None):  # an older hand's starter: the
+                    extra = {c for it in items for c in it.cards} - set(cards)  # one card it scored with, if any
+                    starter = next(iter(extra)) if len(extra) == 1 else None
+                if starter is not None and starter not in cards:
+                    cards += (starter,)
+                return cards, starter
+    seen: dict[Card, None] = {}
+    for item in items:
+        for card in item.cards:
+            seen.setdefault(card, None)
+    return tuple(seen), None
+
+
 def _series_rows(state: Any) -> tuple[SeriesRow, ...]:
     names = _names(state)
     seats = range(len(names)) if names else sorted({s for s, _ in getattr(state, "series", ())})
@@ -381,6 +427,8 @@ def view_from_state(state: Any, *, colours: Sequence[Colour] | None = None, game
     ``colours`` and ``games_won`` (one per side) come from the settings and the match; ``messages`` from the app.
     """
     sides_state = tuple(getattr(state, "sides", ()) or ())
+    variant = getattr(state, "variant", None)
+    target = int(getattr(state, "target", 0) or getattr(variant, "target", 121))
     dealer_seat = getattr(state, "dealer", None)
     turn_seat = getattr(state, "turn", None)
     colours = tuple(colours or SIDE_COLOURS)
@@ -389,25 +437,28 @@ def view_from_state(state: Any, *, colours: Sequence[Colour] | None = None, game
         seats = tuple(getattr(s, "seats", ()) or (i,))
         sides.append(SideView(
             name=str(getattr(s, "name", f"Side {i + 1}")), colour=colours[i % len(colours)],
-            score=int(getattr(s, "front", 0)), back=int(getattr(s, "back", 0)),
+            # a game is won on reaching the target: the points past it are not pegged, so none are shown
+            score=min(int(getattr(s, "front", 0)), target), back=min(int(getattr(s, "back", 0)), target),
             games_won=int(games_won[i]) if i < len(games_won) else 0,
             is_dealer=dealer_seat in seats, is_turn=turn_seat is not None and turn_seat in seats,
             marker=SIDE_MARKERS[i % len(SIDE_MARKERS)]))
     scores = tuple(getattr(state, "scores", ()) or ())
-    history = tuple(HistoryEntry(v.who, v.side, v.points, v.reason or v.spoken, v.spoken)
-                    for v in (score_view(state, e) for e in reversed(scores[-history_limit:])))
-    variant = getattr(state, "variant", None)
+    history = tuple(HistoryEntry(v.who, v.side, v.points, v.reason or v.spoken, v.spoken, v.items,
+                                 *_counted_cards(state, e, v.items))
+                    for v, e in ((score_view(state, e), e) for e in reversed(scores[-history_limit:])))
     options = getattr(state, "options", None)
-    target = int(getattr(state, "target", 0) or getattr(variant, "target", 121))
     lines = options.skunk_lines(target) if hasattr(options, "skunk_lines") else (
         target - 31, target - 61 if target > 61 else None)
+    show = _show_from_state(state)
+    if screen == "score" and history:  # one score of the history opened
+        show = score_detail(history[max(0, min(selected, len(history) - 1))])
     return TableView(
         sides=tuple(sides), phase=str(getattr(state, "phase", "")), target=target,
         variant=str(getattr(variant, "title", "") or getattr(variant, "name", "") or ""),
         count=int(getattr(state, "count", 0) or 0), series=_series_rows(state),
         starter=getattr(state, "starter", None),
         last_score=score_view(state, scores[-1]) if scores else None,
-        show=_show_from_state(state), history=history, selected=selected, messages=tuple(messages),
+        show=show, history=history, selected=selected, messages=tuple(messages),
         winner=getattr(state, "winner", None), skunk=getattr(state, "skunk", None), skunk_lines=lines,
         turn=_seat_name(state, turn_seat), dealer=_seat_name(state, dealer_seat),
         lowball=bool(getattr(options, "lowball", False)), screen=screen)
@@ -416,6 +467,6 @@ def view_from_state(state: Any, *, colours: Sequence[Colour] | None = None, game
 __all__ = [
     "CAMERA_LOST", "LED_UNAVAILABLE", "PHASE_TITLES", "SIDE_COLOURS", "SIDE_MARKERS", "CameraView", "CorrectionView",
     "HistoryEntry", "ItemView", "MenuItem", "MenuView", "Message", "ScoreView", "SeenCard", "SeriesRow", "ShowView",
-    "SideView", "TableView", "ZoneView", "card_seen_twice", "item_views", "score_view", "show_view",
+    "SideView", "TableView", "ZoneView", "card_seen_twice", "item_views", "score_detail", "score_view", "show_view",
     "view_from_state",
 ]

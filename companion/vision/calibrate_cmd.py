@@ -22,14 +22,21 @@ from .zones import ZoneMap
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser("calibrate", help="find the play area in the camera's picture, once",
+    p = subparsers.add_parser("calibrate",
+                              help="Find the play area in the camera's picture, once for each camera position.",
                               description=__doc__.splitlines()[0])
-    p.add_argument("--source", default="webcam:0", help="frame source (default webcam:0)")
-    p.add_argument("--seats", type=int, choices=(2, 3, 4), default=2, help="the layout of zones (without a mat)")
-    p.add_argument("--corners", nargs=4, metavar="X,Y", help="the play area's corners in the picture, in pixels")
-    p.add_argument("--manual", action="store_true", help="click the corners even if the mat's markers are seen")
-    p.add_argument("-o", "--output", type=Path, help=f"calibration file (default {default_calibration_path()})")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for a picture (default 10)")
+    p.add_argument("--source", default="webcam:0",
+                   help="The frame source: webcam:N, picamera or replay:PATH (default webcam:0).")
+    p.add_argument("--seats", type=int, choices=(2, 3, 4), default=2,
+                   help="The number of seats, which sets the layout of zones when no mat is seen (default 2).")
+    p.add_argument("--corners", nargs=4, metavar="X,Y",
+                   help="The play area's four corners in the picture, in pixels, e.g. 10,20 (skips the clicking).")
+    p.add_argument("--manual", action="store_true",
+                   help="Click the corners by hand even if the mat's markers are seen.")
+    p.add_argument("-o", "--output", type=Path,
+                   help=f"The calibration file to write (default {default_calibration_path()}).")
+    p.add_argument("--timeout", type=float, default=10.0,
+                   help="How many seconds to wait for a picture from the camera (default 10).")
     p.set_defaults(func=run)
     return p
 

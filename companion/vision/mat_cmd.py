@@ -14,17 +14,26 @@ from .mat import PAPERS, make_mat
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser("mat", help="write the printable play mat", description=__doc__.splitlines()[0])
-    p.add_argument("--seats", type=int, choices=(2, 3, 4), default=2)
-    p.add_argument("--paper", choices=tuple(PAPERS), default="a4")
-    p.add_argument("-o", "--output", type=Path, default=Path("mat.pdf"), help="mat.pdf, mat.svg or mat.png")
-    p.add_argument("--dpi", type=float, default=200.0, help="resolution of PDF and PNG output (default 200)")
-    p.add_argument("--zones", action="store_true", help="also write the zone map beside it (ZONES.json)")
+    p = subparsers.add_parser("mat", help="Write the printable play mat as PDF, SVG or PNG.",
+                              description=__doc__.splitlines()[0])
+    p.add_argument("--seats", type=int, choices=(2, 3, 4), default=2,
+                   help="The number of players at the table (default 2).")
+    p.add_argument("--paper", choices=tuple(PAPERS), default="a4", help="The paper size to print on (default a4).")
+    p.add_argument("-o", "--output", type=Path, default=Path("mat.pdf"),
+                   help="The file to write; its extension picks the format: .pdf, .svg or .png (default mat.pdf).")
+    p.add_argument("--dpi", type=float, default=200.0,
+                   help="The resolution of PDF and PNG output in dots per inch (default 200).")
+    p.add_argument("--zones", action="store_true", help="Also write the zone map beside the mat, as NAME-zones.json.")
     p.set_defaults(func=run)
     return p
 
 
 def run(args) -> int:
+    from ..errors import CompanionError  # refused by name before anything is drawn (the CLI prints one line)
+    if not args.dpi > 0:
+        raise CompanionError(f"--dpi {args.dpi:g}: give a resolution above 0, e.g. 200")
+    if not args.output.parent.is_dir():
+        raise CompanionError(f"-o {args.output}: the folder {args.output.parent} does not exist")
     mat = make_mat(args.seats, args.paper)
     written = mat.save(args.output, dpi=args.dpi)
     if args.zones:

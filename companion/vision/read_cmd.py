@@ -19,11 +19,14 @@ from .reader import recognize
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser("read", help="read the cards in photos", description=__doc__.splitlines()[0])
-    p.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (PNG, JPEG, ...)")
-    p.add_argument("--json", action="store_true", help="print one JSON object per image")
+    p = subparsers.add_parser("read", help="Read the cards in photos and name each one.",
+                              description=__doc__.splitlines()[0])
+    p.add_argument("images", nargs="+", metavar="IMAGE", help="The photos to read, as PNG, JPEG or any image OpenCV "
+                                                             "reads.")
+    p.add_argument("--json", action="store_true", help="Print one JSON object per image.")
     p.add_argument("--annotate", metavar="OUT.png", type=Path,
-                   help="write the image with each card outlined and labelled (with several images: OUT-1.png, ...)")
+                   help="Write each image with its cards outlined and named (with several images: OUT-1.png, "
+                        "OUT-2.png and so on).")
     p.set_defaults(func=run)
     return p
 
@@ -49,14 +52,30 @@ def _annotate_path(base: Path, index: int, count: int) -> Path:
     return base if count == 1 else base.with_name(f"{base.stem}-{index + 1}{base.suffix or '.png'}")
 
 
+EXIT_BAD_INPUT = 2
+
+
+def _why_unreadable(name: str) -> str:
+    path = Path(name)
+    if not path.exists():
+        return "no such file"
+    if path.is_dir():
+        return "a folder, not an image"
+    return "not an image OpenCV can read (PNG, JPEG, BMP, TIFF, WebP ...)"
+
+
 def run(args) -> int:
+    """Read each image; a missing or unreadable one is one line on stderr and makes the exit code 2."""
+    if args.annotate and not args.annotate.parent.is_dir():
+        print(f"companion read: --annotate {args.annotate}: the folder {args.annotate.parent} does not exist",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
     status = 0
     for i, name in enumerate(args.images):
         frame = cv2.imread(str(name), cv2.IMREAD_COLOR) if Path(name).is_file() else None
         if frame is None:
-            why = "no such file" if not Path(name).exists() else "not an image OpenCV can read"
-            print(f"companion read: {name}: {why}", file=sys.stderr)
-            status = 1
+            print(f"companion read: {name}: {_why_unreadable(name)}", file=sys.stderr)
+            status = EXIT_BAD_INPUT
             continue
         t = time.perf_counter()
         found = recognize(frame)

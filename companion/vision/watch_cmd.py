@@ -17,13 +17,14 @@ from .sources import parse_source
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser("watch", help="show what the camera sees and reads, live",
+    p = subparsers.add_parser("watch", help="Show what the camera sees and reads, live, in a window.",
                               description=__doc__.splitlines()[0])
-    p.add_argument("--source", default="webcam:0", help="frame source (default webcam:0; see companion watch -h)")
-    p.add_argument("--calibration", type=Path, help="manual calibration file (default: the one companion calibrate "
-                                                    "saved), used until the mat's markers are seen")
-    p.add_argument("--seconds", type=float, help="stop after this many seconds")
-    p.add_argument("--fullscreen", action="store_true")
+    p.add_argument("--source", default="webcam:0",
+                   help="The frame source: webcam:N, picamera, replay:PATH or demo (default webcam:0).")
+    p.add_argument("--calibration", type=Path, help="A calibration file, used until the mat's markers are seen "
+                                                    "(default: the one companion calibrate saved).")
+    p.add_argument("--seconds", type=float, help="Stop after this many seconds (default: when the window is closed).")
+    p.add_argument("--fullscreen", action="store_true", help="Fill the screen instead of opening a window.")
     p.add_argument("--scripted", action="store_true", help=argparse.SUPPRESS)  # tests: replay:sim without a reader
     p.set_defaults(func=run)
     return p
@@ -32,9 +33,14 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def run(args) -> int:
     from .watch import watch
 
-    parse_source(args.source)  # a bad string is refused before any window opens
+    source = args.source
+    if source == "demo":  # the bundled demo game's simulated table, as a camera above it would see it
+        from ..demo import DemoGame, demo_table
+        source = demo_table(DemoGame.build()).source()
+    else:
+        parse_source(args.source)  # a bad string is refused before any window opens
     recognize: Callable[[Any], list[Any]] | None = (lambda frame: []) if args.scripted else None
     if args.seconds is not None and args.seconds <= 0:
         raise ConfigError(f"--seconds must be above 0, got {args.seconds!r}")
-    return watch(args.source, recognize=recognize, calibration=args.calibration, seconds=args.seconds,
+    return watch(source, recognize=recognize, calibration=args.calibration, seconds=args.seconds,
                  fullscreen=args.fullscreen)
