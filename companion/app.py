@@ -105,8 +105,9 @@ class Companion:
         app.controller.manual = app.source is None  # no camera: cards are entered with the buttons or keys
         if not headless:
             app._open_display()
-        if first_start and demo is None and app.display is not None:
-            app.controller.open_new_game(GameChoices.from_event(game.game.log[0]))
+        first = game.game.log[0]
+        if first_start and demo is None and app.display is not None and isinstance(first, NewGame):
+            app.controller.open_new_game(GameChoices.from_event(first))
         app.speaker = Speaker(enabled=config.speech.enabled, voice=config.speech.voice, rate=config.speech.rate)
         if app.speaker.status:
             app.messages["speech"] = Message("Speech unavailable: espeak-ng is not installed", "info")
@@ -306,7 +307,7 @@ class Companion:
         self._scores_seen = len(state.scores)
         if state.phase == Phase.OVER and self._phase_seen != Phase.OVER and state.winner is not None:
             log.info("game over: %s won %s", state.sides[state.winner].name,
-                     {s.name: s.front for s in state.sides})
+                     {s.name: min(s.front, state.target) for s in state.sides})
         self._hand_seen, self._phase_seen = state.hand, state.phase
         self._show_board()
 
@@ -370,7 +371,8 @@ class Companion:
         for key in [k for k in self.messages if k.startswith("conflict:")]:
             del self.messages[key]
         for conflict in getattr(self.tracker, "unsure", [])[:2]:
-            self.messages[f"conflict:{conflict.kind}:{conflict.cards}"] = Message(str(conflict).strip()[9:], "warning")
+            self.messages[f"conflict:{conflict.kind}:{conflict.cards}"] = Message(
+                conflict.words(self.referee.zone_words), "warning")
 
     def current_messages(self) -> tuple[Message, ...]:
         out = list(self.messages.values())

@@ -86,7 +86,7 @@ def run(args) -> int:
     if args.headless and demo is not None:
         return _headless_demo(app, demo)
     if args.headless:
-        app.run()
+        app.run(until_demo_ends=True)  # a replay ends; a camera runs until stopped
         return 0
     app.pace = 1.0  # the demo table plays at the speed it was filmed
     app.run(until_demo_ends=False)

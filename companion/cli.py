@@ -14,6 +14,7 @@ import json
 import sqlite3
 import sys
 from collections.abc import Sequence
+from typing import Any
 from pathlib import Path
 
 from . import __version__
@@ -38,9 +39,10 @@ _PLUGGED = (
 class _Parser(argparse.ArgumentParser):
     """argparse with the companion's manners: one line and exit 2 for bad input, whole sentences in the help."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         add_help = kwargs.pop("add_help", True)
-        super().__init__(*args, add_help=False, **kwargs)
+        kwargs["add_help"] = False  # ours below, with a whole sentence
+        super().__init__(*args, **kwargs)
         if add_help:
             self.add_argument("-h", "--help", action="help", help="Show this help and exit.")
 

@@ -142,6 +142,13 @@ class Referee:
     def state(self) -> GameState:
         return self.game.state
 
+    def zone_words(self, zone: str) -> str:
+        """A zone as players say it: "Ann's row", "the starter spot", "the crib", "the deck"."""
+        seat = zone_seat(zone)
+        if seat is not None and seat < len(self.state.players):
+            return f"{self.state.players[seat]}'s row"
+        return {Zone.STARTER: "the starter spot", Zone.CRIB: "the crib", Zone.DECK: "the deck"}.get(zone, zone)
+
     def catch_up(self) -> list[Decision]:
         """What a resumed game can decide without a new sighting: a restart in the show (a power cut between two
         hands' counts) counts on the hands it already knows from the play, as the uninterrupted game did."""
@@ -278,7 +285,8 @@ class Referee:
         try:
             card = Card.parse(code)
         except CompanionError:
-            return self._ask(Question(QuestionKind.UNSURE, f"could not read a card in {zone}: {code!r}", card=code))
+            return self._ask(Question(QuestionKind.UNSURE, f"could not read a card in {self.zone_words(zone)}: "
+                                                           f"{code!r}", card=code))
         s = self.state
         seat = zone_seat(zone)
         if s.phase == Phase.OVER or self._already_known(zone, seat, card):
@@ -424,10 +432,7 @@ class Referee:
             goes.append(go)
         if not goes:
             return []
-        seat = zone_seat(zone)
-        where = f"{s.players[seat]}'s row was" if seat is not None and seat < len(s.players) else \
-            f"the cards in the {zone} were"
-        return self._try(goes, f"{where} turned down: go")
+        return self._try(goes, f"{self.zone_words(zone)} was turned down: go")
 
     def _try(self, events: Sequence, reason: str) -> list[Decision]:
         try:

@@ -194,3 +194,11 @@ def _effective(ref):
 
 
 
+
+
+def test_the_log_names_players_and_places_not_zones():
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH", "seat1 KS", "seat2 5C")  # 25
+    [decision] = ref.row_face_down("seat1")[:1]
+    assert decision.reason.startswith("Ann's row was turned down: go")
+    assert ref.zone_words("starter") == "the starter spot" and ref.zone_words("seat2") == "Bob's row"

@@ -296,7 +296,7 @@ def open_window(status_size: tuple[int, int], *, fullscreen: bool | None = None,
     except pygame.error:
         sizes = []
     desktop = sizes[0] if sizes else None
-    if fullscreen or not wants_desktop(driver, desktop, tuple(status_size)):
+    if fullscreen or not wants_desktop(driver, desktop, (int(status_size[0]), int(status_size[1]))):
         return Display(status_size, fullscreen=fullscreen)
     size = DESKTOP_SIZE
     if desktop is not None:  # a window that fits the screen with room for its frame and the task bar
@@ -349,9 +349,9 @@ def camera_view(frame, detections, calibration=None, *, players: tuple[str, ...]
 def app_feed(app) -> tuple[CameraView | None, Any, tuple[str, ...]]:
     """The camera view, the board and the last decisions of a running :class:`~companion.app.Companion`."""
     tracker = getattr(app, "tracker", None)
-    frame = getattr(tracker, "_frame", None) if tracker is not None else None  # the tracker keeps the last frame
+    frame = getattr(tracker, "frame", None)  # the last frame the tracker looked at
     camera = None
-    if frame is not None:
+    if frame is not None and tracker is not None:
         status = getattr(getattr(app, "source", None), "status", "") or ""
         camera = camera_view(frame, tracker.last_detections, tracker.calibration,
                              players=tuple(app.game.state.players), frame_id=tracker.frames, status=status)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass, field
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import cv2
 import numpy as np
@@ -96,9 +96,12 @@ class Conflict:
     time: float
 
     def __str__(self) -> str:
-        cards, zones = " or ".join(self.cards), " and ".join(self.zones)
-        return {TWO_PLACES: f"{self.time:7.2f} s  {cards} seen in two places: {zones}",
-                UNSURE: f"{self.time:7.2f} s  unsure in {zones}: {cards}?"}[self.kind]
+        return f"{self.time:7.2f} s  {self.words()}"
+
+    def words(self, zone_words: Callable[[str], str] = str) -> str:
+        """The conflict in words, each zone named by ``zone_words`` (e.g. "Ann's row" for ``seat1``)."""
+        cards, zones = " or ".join(self.cards), " and ".join(zone_words(z) for z in self.zones)
+        return {TWO_PLACES: f"{cards} seen in two places: {zones}", UNSURE: f"unsure in {zones}: {cards}?"}[self.kind]
 
 
 

@@ -304,5 +304,10 @@ class Tracker:
         return self.reader.partial
 
     @property
+    def frame(self) -> np.ndarray | None:
+        """The last frame looked at (for a view of what the camera sees)."""
+        return self.reader.frame
+
+    @property
     def last_detections(self) -> list[Detection]:
         return self.reader.last_detections
