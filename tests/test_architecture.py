@@ -31,7 +31,7 @@ ALLOWED: dict[str, set[str]] = {
     "vision": FOUNDATION | {"table"},
     "sim": FOUNDATION | {"table", "vision", "rules"},
     "board": FOUNDATION | {"commands", "rules"},
-    "display": FOUNDATION | {"commands", "rules", "table"},
+    "display": FOUNDATION | {"commands", "rules", "table", "board"},  # the desktop window draws the virtual board
     "store": FOUNDATION | {"rules"},
     "referee": FOUNDATION | {"rules", "table"},
     "speech": FOUNDATION,

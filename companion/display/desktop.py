@@ -323,7 +323,7 @@ def camera_view(frame, detections, calibration=None, *, players: tuple[str, ...]
                 status: str = "") -> CameraView:
     """A :class:`CameraView` from a BGR camera frame, the reader's detections and the calibration's zones: every
     card outlined, named when read, "unknown" when not, "face down" for a back."""
-    from ..vision.detection import BACK, UNKNOWN
+    from ..table import BACK, UNKNOWN
 
     rgb = frame[:, :, ::-1] if frame is not None and frame.ndim == 3 else frame
     cards = []
