@@ -21,7 +21,7 @@ from .display.input import Action, ScreenCommand
 from .display.newgame import GameChoices
 from .display.view import CAMERA_LOST, Message, view_from_state
 from .errors import CompanionError, StoreError
-from .parts import Board, Controls, Display, FrameSource, TableTracker
+from .parts import Board, Controls, Display, FrameSource, Reader, TableTracker
 from .paths import database_path
 from .referee import Decision, Referee
 from .rules.events import NewGame
@@ -78,7 +78,7 @@ class Companion:
     # --- building -------------------------------------------------------------------------------------------------
     @classmethod
     def create(cls, config: Config, *, headless: bool = False, demo: DemoGame | None = None,
-               db_path: str | Path | None = None, new_game: bool = False, recognize: Callable | None = None,
+               db_path: str | Path | None = None, new_game: bool = False, recognize: Callable | str | None = None,
                pin_factory: Any = None, source: Any = None, use_controls: bool | None = None,
                clock: Callable[[], float] = time.monotonic, demo_size: tuple[int, int] | None = None,
                calibration: Any = None) -> Companion:
@@ -142,7 +142,7 @@ class Companion:
             log.warning("buttons unavailable: %s", exc)
             self.messages["controls"] = Message("Buttons unavailable: use the keyboard or touch", "info")
 
-    def _open_camera(self, demo: DemoGame | None, recognize: Callable | None, source: Any, *,
+    def _open_camera(self, demo: DemoGame | None, recognize: Callable | str | None, source: Any, *,
                      demo_size: tuple[int, int] | None = None, calibration: Any = None) -> None:
         from .vision.calibration import AutoCalibrator
         from .vision.tracker import Tracker
@@ -168,17 +168,20 @@ class Companion:
             self.messages.setdefault("camera", Message("No camera: press OK to enter each card", "info"))
             return
         real_reader = False
+        reader: Reader
         if recognize == "scripted" and hasattr(source, "sim"):
-            recognize = source.sim.recognizer()
-        elif recognize is None or recognize == "scripted":
+            reader = source.sim.recognizer()
+        elif recognize is None or isinstance(recognize, str):
             from .vision.reader import recognize as real_recognize
-            recognize, real_reader = real_recognize, True
+            reader, real_reader = real_recognize, True
+        else:
+            reader = recognize
         t = self.config.tracker
         self.source = source
         # the card reader reads crops, so only what changed is read again (the simulator's scripted reader cannot)
         calibrator = calibration if calibration is not None else \
             AutoCalibrator(fallback=_manual_calibration(cam.calibration))
-        self.tracker = Tracker(recognize, calibrator, k=t.k, n=t.n, hold=t.hold, partial_reads=real_reader)
+        self.tracker = Tracker(reader, calibrator, k=t.k, n=t.n, hold=t.hold, partial_reads=real_reader)
         self.reads_pixels = real_reader
 
     def _open_display(self) -> None:

@@ -145,7 +145,7 @@ def demo_table(demo: DemoGame, *, size=None, fps: float = 10.0, step: float = 0.
             t = turn_down_rows(t + 0.3) + 0.3  # a go ended the play (the five-card game): rows turned down
         if isinstance(event, Crib):
             # the hands are gathered, then the dealer turns the crib up and spreads it in his row and the crib spot
-            dealer_row = seat_zone(before.dealer)
+            dealer_row = seat_zone(before.dealer or 0)  # the crib is counted after a deal: there is a dealer
             for zone in list(seat_zones(players)) + [Zone.CRIB]:
                 sim.clear(zone, at=t)
                 t += 0.3

@@ -218,7 +218,7 @@ class Referee:
 
     def claims_made(self, seat: int | None) -> bool:
         """Whether the count a muggins claim was asked for has been made."""
-        key = None if seat is None or (self.state.next_show is None and seat == self.state.dealer) else seat
+        key = None if seat is None or (self.state.counting_crib and seat == self.state.dealer) else seat
         return key in self.claims
 
     def prune_questions(self) -> None:
@@ -369,7 +369,7 @@ class Referee:
                 return self._count_show()
             if self._at > self.early_starter_at:  # laid after the next starter: a play of the next hand
                 return self._early_play(seat, card)
-            if s.next_show is None and seat == s.dealer:  # the dealer spreads the crib in his own row
+            if s.counting_crib and seat == s.dealer:  # the dealer spreads the crib in his own row
                 if card not in self.crib_cards:
                     self.crib_cards.append(card)
                 return self._count_show()
@@ -451,10 +451,7 @@ class Referee:
             return seat_zone(s.turn)
         if s.phase == Phase.SHOW:
             nxt = s.next_show
-            if nxt is None:
-                return Zone.CRIB
-            if isinstance(nxt, int):
-                return seat_zone(nxt)
+            return Zone.CRIB if nxt is None else seat_zone(nxt)
         return None
 
     def entry_title(self) -> str:
@@ -490,8 +487,6 @@ class Referee:
             if s.hand != self._hand:
                 break
             nxt = s.next_show
-            if nxt == "done":
-                break
             if nxt is None:
                 known = [c for d in s.discards for c in d]
                 cards = known + [c for c in self.crib_cards if c not in known]
@@ -578,7 +573,7 @@ class Referee:
 
     def claim(self, seat: int | None, points: int) -> list[Decision]:
         """Muggins: the count a player claims for their hand (seat None: the crib)."""
-        key = None if seat is None or (self.state.next_show is None and seat == self.state.dealer) else seat
+        key = None if seat is None or (self.state.counting_crib and seat == self.state.dealer) else seat
         self.claims[key] = points
         self.questions = [q for q in self.questions if q.kind != QuestionKind.CLAIM]
         return self._count_show()

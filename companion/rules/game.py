@@ -127,10 +127,16 @@ class GameState:
         return tuple((self.dealer + k) % n for k in range(1, n + 1)) + (None,)
 
     @property
-    def next_show(self) -> int | None | str:
-        """The seat to count next in the show, None for the crib, or ``"done"``."""
+    def next_show(self) -> int | None:
+        """The seat to count next in the show; ``None`` when the crib is next (see :attr:`counting_crib`), and
+        outside the show, where nobody counts."""
         order = self.show_order
-        return order[len(self.shows)] if self.phase == Phase.SHOW and len(self.shows) < len(order) else "done"
+        return order[len(self.shows)] if self.phase == Phase.SHOW and len(self.shows) < len(order) else None
+
+    @property
+    def counting_crib(self) -> bool:
+        """Whether the crib is the next thing to count (every hand of the show is counted)."""
+        return self.phase == Phase.SHOW and len(self.shows) == len(self.show_order) - 1
 
     def cards_left(self, seat: int) -> int:
         return self.variant.hand_size - len(self.played[seat]) if self.variant else 0
@@ -382,8 +388,7 @@ def _show(s: GameState, e: Show) -> GameState:
 def _crib(s: GameState, e: Crib) -> GameState:
     _need(s, "show", doing="count the crib")
     if s.next_show is not None:
-        who = s.seat_name(s.next_show) if isinstance(s.next_show, int) else "nobody"
-        raise IllegalMove(f"{who} counts next: the crib is counted last")
+        raise IllegalMove(f"{s.seat_name(s.next_show)} counts next: the crib is counted last")
     cards = tuple(e.cards)
     if len(cards) != s.variant.crib_size:
         raise IllegalMove(f"the crib has {s.variant.crib_size} cards, not {len(cards)}")

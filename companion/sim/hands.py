@@ -34,6 +34,7 @@ def _deck_for(game: Game, kept: dict[int, list[str]], starter: str, spare: list[
     """A deck order that deals each seat (from 1) the cards in ``kept`` to keep and turns ``starter``: the
     discards and the crib's card from the deck come from ``spare``."""
     v = game.state.variant
+    assert v is not None, "the game was started"
     order: list[str] = []
     for seat in range(1, len(kept) + 1):
         order += [spare.pop() for _ in range(v.discard)] + kept[seat]

@@ -279,6 +279,8 @@ class TableSim:
         for hand in self._active_hands(t):
             if hand.carry is not None and hand.start <= t < hand.at:
                 p = hand.position(t)
+                if p is None:
+                    continue
                 toward = np.subtract(hand.edge, hand.target)
                 toward = toward / (np.linalg.norm(toward) or 1)
                 out.append(replace(hand.carry, pos=(p[0] - toward[0] * 45, p[1] - toward[1] * 45), zone=Zone.ELSEWHERE))
@@ -387,7 +389,8 @@ class TableSim:
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         if video:
-            writer = cv2.VideoWriter(str(folder / "video.avi"), cv2.VideoWriter_fourcc(*"MJPG"), self.fps, self.size)
+            fourcc = cv2.VideoWriter_fourcc(*"MJPG")  # type: ignore[attr-defined]  # not in OpenCV's stubs
+            writer = cv2.VideoWriter(str(folder / "video.avi"), fourcc, self.fps, self.size)
             for _, frame in self.frames():
                 writer.write(frame)
             writer.release()

@@ -67,7 +67,7 @@ class FrameDiffer:
     def _differs(self, a: np.ndarray | None, b: np.ndarray) -> bool:
         if a is None or a.shape != b.shape:
             return True
-        return np.count_nonzero(cv2.absdiff(a, b) > self.threshold) > self.fraction * b.size
+        return bool(np.count_nonzero(cv2.absdiff(a, b) > self.threshold) > self.fraction * b.size)
 
     def changed(self, frame: np.ndarray) -> bool:
         """Whether ``frame`` differs from the last frame read; also sets :attr:`moving`."""
@@ -144,7 +144,7 @@ class FrameReader:
         if self.calibrator is not None:
             before = self.calibration
             self.calibration = self.calibrator.update(frame, t, changed=changed)
-            if before is not None and self.calibration is not before and \
+            if before is not None and self.calibration is not None and self.calibration is not before and \
                     self.calibration.moved_px(before) > sch.moved_px:
                 changed = True  # the camera moved: cards must be placed again
         if not changed and t - self._recognised_at >= sch.recheck and not settled:
@@ -182,8 +182,11 @@ class FrameReader:
             x, y = d.center
             return ix0 <= x <= ix1 and iy0 <= y <= iy1
 
+        recognize = self.recognize
+        if recognize is None:
+            return False
         fresh = [Detection(d.card, d.confidence, tuple((x + cx0, y + cy0) for x, y in d.corners), d.whole_card,
-                           d.extra) for d in self.recognize(frame[cy0:cy1, cx0:cx1])]
+                           d.extra) for d in recognize(frame[cy0:cy1, cx0:cx1])]
         self.last_detections = [d for d in self.last_detections if not inner(d)] + [d for d in fresh if inner(d)]
         self.partial += 1
         return True

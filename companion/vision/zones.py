@@ -33,6 +33,11 @@ LAYOUTS_PATH = Path(__file__).with_name("mat_layouts.json")
 ELSEWHERE: str = Place.ELSEWHERE.value
 
 
+def _rect(values) -> tuple[float, float, float, float]:
+    x, y, w, h = (float(v) for v in values)  # exactly four numbers, or the ValueError names the zone's key
+    return (x, y, w, h)
+
+
 @dataclass(frozen=True)
 class Zone:
     """One rectangular zone of the mat: ``rect`` is (x, y, width, height) in mm; ``facing`` is the angle in degrees
@@ -106,7 +111,7 @@ class ZoneMap:
         try:
             size = tuple(float(v) for v in data["size_mm"])
             zones = tuple(
-                Zone(name, tuple(float(v) for v in spec["rect"]), float(spec.get("facing", 0)), spec.get("label", ""))
+                Zone(name, _rect(spec["rect"]), float(spec.get("facing", 0)), spec.get("label", ""))
                 for name, spec in data["zones"].items())
         except (KeyError, TypeError, ValueError) as exc:
             raise ConfigError(f"bad zone map: {exc!r} in {json.dumps(data)[:200]!r}; expected size_mm and zones "
