@@ -138,7 +138,8 @@ class Companion:
         elif source is None and cam.source not in ("none", "demo"):
             from .vision.sources import open_source
             try:
-                source = open_source(cam.source, threaded=True)
+                source = open_source(cam.source, threaded=True, camera_size=(cam.width, cam.height),
+                                     camera_fps=cam.fps)
             except CompanionError as exc:
                 self.messages["camera"] = Message(str(exc), "error")
                 source = None
@@ -326,7 +327,9 @@ class Companion:
 
     def _camera_status(self) -> None:
         status = getattr(self.source, "status", "") or ""
-        if "lost" in status or "retry" in status:
+        if "ribbon cable" in status:  # a Pi camera that stopped: only a restart brings it back, so say so
+            self.messages["camera"] = Message(status, "error")
+        elif "lost" in status or "retry" in status:
             self.messages["camera"] = Message(CAMERA_LOST.text, "error")
         elif "camera" in self.messages and self.messages["camera"].text == CAMERA_LOST.text:
             del self.messages["camera"]
