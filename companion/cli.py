@@ -12,6 +12,7 @@ import importlib
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from . import __version__
 from .cards import parse_cards
@@ -81,10 +82,11 @@ def _cmd_peg(args) -> int:
 
 
 def _cmd_history(args) -> int:
-    from .paths import database_path
+    from .paths import history_database
     from .store import EventStore
 
-    with EventStore(args.db or database_path()) as store:
+    path = Path(args.db) if args.db else history_database()
+    with EventStore(path, readonly=path.is_file()) as store:  # reading the history never changes the file
         if store.warning:
             print(store.warning, file=sys.stderr)
         games = store.history(limit=args.limit)
@@ -123,7 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_peg)
 
     p = sub.add_parser("history", help="finished games and player statistics")
-    p.add_argument("--db", help="the game database (default: the user's data directory)")
+    p.add_argument("--db", help="the game database (default: the user's data directory, else the service's "
+                                "/var/lib/companion/games.db)")
     p.add_argument("--limit", type=int, default=20)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_history)
