@@ -422,9 +422,12 @@ def _new_game_event(config: Config, demo: DemoGame | None, has_camera: bool) -> 
 
 
 def _manual_calibration(path: str):
-    if not path:
-        return None
-    from .vision.calibration import Calibration
+    from .vision.calibration import Calibration, default_calibration_path
+
+    if not path:  # the one companion calibrate saved, if any (the mat's markers replace it when seen)
+        path = default_calibration_path()
+        if not path.is_file():
+            return None
     try:
         return Calibration.load(path)
     except Exception as exc:

@@ -29,10 +29,11 @@ __all__ = ["AutoCalibrator", "Calibration", "MarkerDetector", "calibrate_from_co
 
 
 def default_calibration_path() -> Path:
-    """Where ``companion calibrate`` stores the calibration: the user's config folder."""
-    import platformdirs
+    """Where ``companion calibrate`` stores the calibration and ``companion run`` looks for it: beside the games
+    (``/var/lib/companion`` for the service, see :func:`companion.paths.calibration_path`)."""
+    from ..paths import calibration_path
 
-    return platformdirs.user_config_path("cribbage-companion") / "calibration.json"
+    return calibration_path()
 
 
 @dataclass

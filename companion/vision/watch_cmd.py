@@ -17,7 +17,9 @@ from .sources import parse_source
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser("watch", help="show what the camera sees and reads, live",
                               description=__doc__.splitlines()[0])
-    p.add_argument("--source", default="webcam:0", help="frame source (default webcam:0; see companion watch -h)")
+    p.add_argument("--source", help="frame source (default: camera.source in companion.toml, else webcam:0; see "
+                                    "companion watch -h)")
+    p.add_argument("--config", help="a companion.toml (default: ./companion.toml, the user's, /etc/companion)")
     p.add_argument("--calibration", type=Path, help="manual calibration file (default: the one companion calibrate "
                                                     "saved), used until the mat's markers are seen")
     p.add_argument("--seconds", type=float, help="stop after this many seconds")
@@ -28,11 +30,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
+    from .calibrate_cmd import configured_source
     from .watch import watch
 
-    parse_source(args.source)  # a bad string is refused before any window opens
+    source, options = configured_source(args)
+    parse_source(source)  # a bad string is refused before any window opens
     recognize = (lambda frame: []) if args.scripted else None
     if args.seconds is not None and args.seconds <= 0:
         raise ConfigError(f"--seconds must be above 0, got {args.seconds!r}")
-    return watch(args.source, recognize=recognize, calibration=args.calibration, seconds=args.seconds,
+    return watch(source, source_options=options, recognize=recognize, calibration=args.calibration, seconds=args.seconds,
                  fullscreen=args.fullscreen)
