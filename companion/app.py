@@ -64,6 +64,7 @@ class Companion:
     clock: Callable[[], float] = time.monotonic
     frame_index: int = 0
     pace: float | None = None  # a replay read at this many video seconds per wall second (None: as fast as read)
+    stop_requested: bool = False  # set by a signal handler (SIGTERM): the loop ends and closes everything
     _started: float | None = None
     _scores_seen: int = 0
     _hand_seen: int = -1
@@ -85,8 +86,10 @@ class Companion:
         app = cls(config=config, store=store, game=game, referee=referee, controller=Controller(referee),
                   messages=messages, clock=clock)
         app._open_board(pin_factory)
-        if use_controls is None:
-            use_controls = not headless and config.board.driver != "virtual"
+        if use_controls is None:  # buttons work without an LED chain: use them wherever there are GPIO pins
+            from .service import has_gpio
+            use_controls = not headless and (pin_factory is not None or config.board.driver != "virtual" or
+                                             has_gpio())
         if use_controls:
             app._open_controls(pin_factory)
         app._open_camera(demo, recognize, source)
@@ -214,11 +217,14 @@ class Companion:
         self.notifier.ready("watching the table")
         period = 1.0 / fps
         try:
-            while self.step():
+            while not self.stop_requested:
+                started = time.monotonic()
+                if not self.step() or self.stop_requested:
+                    break
                 if until_demo_ends and getattr(self.source, "finished", False):
                     break
-                if self.display is not None:
-                    time.sleep(max(0.0, period - 0.001))
+                # with or without a screen (kmsdrm can fail at boot), never spin: wait out the rest of the period
+                time.sleep(max(0.0, period - (time.monotonic() - started)))
         finally:
             self.notifier.stopping()
             self.close()

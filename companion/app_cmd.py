@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import signal
 import sys
 
 EXIT_MISMATCH = 1
@@ -45,9 +46,27 @@ def run(args) -> int:
         finished = _finished_demo(db, demo)
         if finished is not None:  # restarted after the game ended (a power cut at the last card): report it
             return _report(finished, demo)
-    app = Companion.create(config, headless=args.headless, demo=demo, db_path=db,
-                           new_game=args.new_game or (demo is not None and not args.db),
-                           recognize="scripted" if args.reader == "scripted" else None)
+    from .service import stop_on_signals
+
+    app = None
+    stopping: list[int] = []
+
+    def stop(signum: int) -> None:  # systemctl stop, shutdown: end the loop so that everything is closed
+        logging.getLogger("companion").info("%s: stopping", signal.Signals(signum).name)
+        stopping.append(signum)
+        if app is not None:
+            app.stop_requested = True
+
+    with stop_on_signals(stop):
+        app = Companion.create(config, headless=args.headless, demo=demo, db_path=db,
+                               new_game=args.new_game or (demo is not None and not args.db),
+                               recognize="scripted" if args.reader == "scripted" else None)
+        app.stop_requested = bool(stopping)
+        return _run(app, args, demo)
+
+
+def _run(app, args, demo) -> int:
+    config = app.config
     logging.getLogger("companion").info("game %d: %s; board: %s; camera: %s", app.game.game_id,
                                         ", ".join(app.game.state.players), config.board.driver,
                                         "demo table" if demo else config.camera.source)
@@ -91,7 +110,7 @@ def _report(result: dict, demo) -> int:
 def _headless_demo(app, demo) -> int:
     """Feed every frame of the demo through the pipeline; print the game seen; 0 if it is the game scripted."""
     try:
-        while app.game.state.phase != "over":
+        while app.game.state.phase != "over" and not app.stop_requested:
             frame = app.source.read()
             if frame is None:
                 break
@@ -99,4 +118,6 @@ def _headless_demo(app, demo) -> int:
         result = app.result()
     finally:
         app.close()
+    if app.stop_requested:  # stopped by a signal: the game is saved and resumes at the next start
+        return 0
     return _report(result, demo)
