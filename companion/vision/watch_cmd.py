@@ -38,5 +38,5 @@ def run(args) -> int:
     recognize = (lambda frame: []) if args.scripted else None
     if args.seconds is not None and args.seconds <= 0:
         raise ConfigError(f"--seconds must be above 0, got {args.seconds!r}")
-    return watch(source, source_options=options, recognize=recognize, calibration=args.calibration, seconds=args.seconds,
-                 fullscreen=args.fullscreen)
+    return watch(source, source_options=options, recognize=recognize, calibration=args.calibration,
+                 seconds=args.seconds, fullscreen=args.fullscreen)
