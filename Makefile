@@ -67,22 +67,33 @@ test-pi-libs: $(PI_VENV)/.installed
 	$(PI_VENV)/bin/python -c 'import cv2, numpy, sys; sys.exit(0 if cv2.__file__.startswith("/usr/") and numpy.__file__.startswith("/usr/") else "test-pi-libs: OpenCV or numpy is not apt'"'"'s")'
 	$(PI_VENV)/bin/python -m pytest -q -p no:cacheprovider $(PI_KNOWN_FAILURES)
 
-# On the Raspberry Pi: install as a systemd service (see systemd/README.md).
+# On the Raspberry Pi: install as a systemd service (see systemd/README.md). Only the program is copied: a
+# developer's ./companion.toml (or games) would otherwise override /etc/companion without a word. The configuration
+# is asked for (companion setup) the first time, and never defaults to the demo.
 install-service:
 	@test -n "$(IS_PI)" || { echo "install-service is for a Raspberry Pi (this is not one)"; exit 2; }
 	sudo id -u companion >/dev/null 2>&1 || sudo useradd --system --create-home --home-dir /var/lib/companion \
 		--groups gpio,spi,i2c,video,render,input,audio companion
 	sudo mkdir -p /opt/companion /etc/companion
-	sudo rsync -a --delete --exclude .venv --exclude .git ./ /opt/companion/
+	sudo rsync -a --delete --exclude .venv --exclude .venv-pi --exclude .git --exclude /companion.toml \
+		--exclude '*.db' --exclude '*.db-*' --exclude build ./ /opt/companion/
+	sudo rm -f /opt/companion/companion.toml
 	sudo python3 -m venv --system-site-packages /opt/companion/.venv
 	sudo /opt/companion/.venv/bin/python -m pip install --quiet --no-deps -e /opt/companion
 	sudo /opt/companion/.venv/bin/python -m pip install --quiet 'pygame-ce>=2.4' 'platformdirs>=3'
-	sudo test -f /etc/companion/companion.toml || sudo cp companion.example.toml /etc/companion/companion.toml
+	sudo test -f /etc/companion/companion.toml || sudo /opt/companion/.venv/bin/companion setup \
+		-o /etc/companion/companion.toml
 	sudo install -m 644 systemd/companion.service /etc/systemd/system/companion.service
 	sudo systemctl disable --now getty@tty1.service || true
 	sudo systemctl daemon-reload
 	sudo systemctl enable --now companion.service
 	@echo "Installed. Logs: journalctl -u companion -f"
+
+# Ask again which camera, LED board and game this Pi has; rewrites /etc/companion/companion.toml (asks first).
+setup:
+	@test -x /opt/companion/.venv/bin/companion || { echo "setup: run make install-service first"; exit 2; }
+	sudo /opt/companion/.venv/bin/companion setup -o /etc/companion/companion.toml
+	sudo systemctl restart companion.service
 
 # The card reader's glyph model (issue 3): render the SVG decks Debian ships, then train on synthetic scenes
 # (numpy + OpenCV only). How it is made: companion/vision/models/README.md.

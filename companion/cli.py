@@ -30,6 +30,7 @@ _PLUGGED = (
     "companion.vision.mat_cmd",
     "companion.vision.calibrate_cmd",
     "companion.board.board_test_cmd",
+    "companion.setup_cmd",
 )
 
 
