@@ -65,6 +65,8 @@ class Companion:
     frame_index: int = 0
     pace: float | None = None  # a replay read at this many video seconds per wall second (None: as fast as read)
     stop_requested: bool = False  # set by a signal handler (SIGTERM): the loop ends and closes everything
+    display_retry: float = 10.0  # seconds between attempts to open a screen that failed (kmsdrm busy at boot)
+    _display_due: float | None = None
     _started: float | None = None
     _scores_seen: int = 0
     _hand_seen: int = -1
@@ -170,15 +172,21 @@ class Companion:
             if self.display.driver in ("dummy", "offscreen"):
                 log.warning("no screen found (SDL driver %s): the game runs without a window; on a desktop set "
                             "DISPLAY, on the Pi console SDL_VIDEODRIVER=kmsdrm", self.display.driver)
-        except Exception as exc:  # no screen: the board and the log carry on
-            log.error("display unavailable: %s", exc)
+        except Exception as exc:  # no screen: the board and the log carry on, and the screen is tried again
+            log.error("display unavailable: %s (trying again in %g s)", exc, self.display_retry)
             self.messages["display"] = Message(f"Display unavailable: {exc}", "error")
             self.display = None
+            self._display_due = self.clock() + self.display_retry
+            return
+        self._display_due = None
+        self.messages.pop("display", None)
 
     # --- the loop ---------------------------------------------------------------------------------------------------
     def step(self) -> bool:
         """One pass of the loop: a frame, the commands, the board and the screen. Returns False to stop."""
         keep_going = True
+        if self.display is None and self._display_due is not None and self.clock() >= self._display_due:
+            self._open_display()
         if self.source is not None and self._frame_due():
             frame = self.source.read()
             if frame is not None:
@@ -376,6 +384,7 @@ class Companion:
         except Exception as exc:
             log.error("display failed: %s", exc)
             self.display = None
+            self._display_due = self.clock() + self.display_retry
 
     def result(self) -> dict:
         return result_of(self.game.state)

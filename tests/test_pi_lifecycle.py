@@ -101,3 +101,30 @@ def test_has_gpio_looks_for_gpio_chips(tmp_path):
     assert not has_gpio(tmp_path)
     (tmp_path / "gpiochip0").touch()
     assert has_gpio(tmp_path)
+
+
+def test_a_screen_that_fails_at_boot_is_tried_again(tmp_path, monkeypatch):
+    from companion.display import window
+
+    real = window.Display
+    attempts = []
+
+    def flaky(*args, **kw):
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise RuntimeError("kmsdrm not available")  # the boot splash still holds the screen
+        return real(*args, **kw)
+
+    monkeypatch.setattr(window, "Display", flaky)
+    now = [1000.0]
+    config = load_config(text='[camera]\nsource = "none"\n')
+    app = Companion.create(config, db_path=tmp_path / "games.db", use_controls=False, clock=lambda: now[0])
+    try:
+        assert app.display is None and "display" in app.messages
+        app.step()
+        assert len(attempts) == 1, "not hammered every frame"
+        now[0] += app.display_retry
+        app.step()
+        assert app.display is not None and "display" not in app.messages
+    finally:
+        app.close()
