@@ -66,6 +66,7 @@ class Companion:
     pace: float | None = None  # a replay read at this many video seconds per wall second (None: as fast as read)
     stop_requested: bool = False  # set by a signal handler (SIGTERM): the loop ends and closes everything
     display_retry: float = 10.0  # seconds between attempts to open a screen that failed (kmsdrm busy at boot)
+    vision: Any = None  # a VisionWorker reading a live camera off the main thread (None: read in step itself)
     _display_due: float | None = None
     _started: float | None = None
     _scores_seen: int = 0
@@ -134,6 +135,7 @@ class Companion:
         from .vision.tracker import Tracker
 
         cam = self.config.camera
+        live = False
         if source is None and demo is not None:
             source = demo_table(demo, fps=cam.fps).source()
             resume_at = self.store.last_meta(self.game.game_id) if len(self.game.game.log) > 1 else None
@@ -145,6 +147,8 @@ class Companion:
             try:
                 source = open_source(cam.source, threaded=True, camera_size=(cam.width, cam.height),
                                      camera_fps=cam.fps)
+                source.timeout = 0.0  # the loop never waits for a picture: the screen and buttons come first
+                live = True
             except CompanionError as exc:
                 self.messages["camera"] = Message(str(exc), "error")
                 source = None
@@ -162,6 +166,9 @@ class Companion:
         # the card reader reads crops, so only what changed is read again (the simulator's scripted reader cannot)
         self.tracker = Tracker(recognize, AutoCalibrator(fallback=_manual_calibration(cam.calibration)),
                                k=t.k, n=t.n, hold=t.hold, partial_reads=real_reader)
+        if live:  # the configured camera is read on its own thread (the demo table stays frame-exact on this one)
+            from .vision.worker import VisionWorker
+            self.vision = VisionWorker(lambda frame, t: self.tracker.process(frame, t), clock=self.clock)
 
     def _open_display(self) -> None:
         try:
@@ -190,8 +197,19 @@ class Companion:
         if self.source is not None and self._frame_due():
             frame = self.source.read()
             if frame is not None:
-                self.process_frame(frame, self.source.time if self.source.time is not None else self.clock())
+                t = self.source.time if self.source.time is not None else self.clock()
+                if self.vision is not None:
+                    self.frame_index += 1
+                    self.vision.submit(frame, t, self._frame_meta())
+                else:
+                    self.process_frame(frame, t)
             self._camera_status()
+        if self.vision is not None:
+            for done in self.vision.results():
+                if done.error is not None:
+                    log.warning("a frame was skipped: %s", done.error)
+                else:
+                    self.apply_changes(done.changes, done.t, done.started, done.meta)
         if self.display is not None:
             for command in self.display.commands():
                 if command.action is Action.QUIT:
@@ -241,13 +259,21 @@ class Companion:
         """Look at one frame taken at video time ``t``; apply what the table changes mean."""
         started = self.clock()
         self.frame_index += 1
-        position = getattr(self.source, "index", None)
-        self.game.meta = {"frame": position - 1} if isinstance(position, int) else None
+        meta = self._frame_meta()
         try:
             changes = self.tracker.process(frame, t)
         except Exception as exc:  # a bad frame must never stop the game
             log.warning("frame %d skipped: %s", self.frame_index, exc)
             return []
+        return self.apply_changes(changes, t, started, meta)
+
+    def _frame_meta(self) -> dict | None:
+        position = getattr(self.source, "index", None)
+        return {"frame": position - 1} if isinstance(position, int) else None
+
+    def apply_changes(self, changes: list, t: float, started: float, meta: dict | None = None) -> list[Decision]:
+        """Apply what the tracker saw in the frame taken at ``t`` (read from ``started`` on, by the loop's clock)."""
+        self.game.meta = meta
         decisions: list[Decision] = []
         for change in changes:
             log.debug("table: %s", change)
@@ -298,7 +324,9 @@ class Companion:
             self.speaker.say(state.scores[-1].spoken)  # the newest score only; an undo says nothing
         self._scores_seen = len(state.scores)
         if state.hand != self._hand_seen or (state.phase == "show" and self._phase_seen != "show"):
-            if self.tracker is not None:
+            if self.vision is not None:  # the tracker belongs to the vision thread: it forgets between frames
+                self.vision.call(self.tracker.forget_played)
+            elif self.tracker is not None:
                 self.tracker.forget_played()  # the show lays the same cards out again
         self._hand_seen, self._phase_seen = state.hand, state.phase
         if state.phase == "over" and state.winner is not None:
@@ -390,7 +418,7 @@ class Companion:
         return result_of(self.game.state)
 
     def close(self) -> None:
-        for part in (self.source, self.board, self.controls, self.display, self.speaker):
+        for part in (self.vision, self.source, self.board, self.controls, self.display, self.speaker):
             try:
                 if part is not None:
                     part.close()
