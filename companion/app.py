@@ -468,9 +468,10 @@ def _manual_calibration(path: str):
     from .vision.calibration import Calibration, default_calibration_path
 
     if not path:  # the one companion calibrate saved, if any (the mat's markers replace it when seen)
-        path = default_calibration_path()
-        if not path.is_file():
+        saved = default_calibration_path()
+        if not saved.is_file():
             return None
+        path = str(saved)
     try:
         return Calibration.load(path)
     except Exception as exc:

@@ -151,7 +151,7 @@ def _desktop_size() -> tuple[int, int] | None:
         sizes = pygame.display.get_desktop_sizes()
     except (AttributeError, pygame.error):
         return None
-    return tuple(sizes[0]) if sizes and min(sizes[0]) > 0 else None
+    return (int(sizes[0][0]), int(sizes[0][1])) if sizes and min(sizes[0]) > 0 else None
 
 
 __all__ = ["Display", "choose_driver", "parse_size"]

@@ -39,11 +39,12 @@ def marker_image(dictionary, marker_id: int, side: int) -> np.ndarray:
     """Marker ``marker_id`` as a ``side`` x ``side`` grayscale image (black 0, white 255), border included."""
     if hasattr(cv2.aruco, "generateImageMarker"):
         return cv2.aruco.generateImageMarker(dictionary, marker_id, side)
-    return cv2.aruco.drawMarker(dictionary, marker_id, side)
+    return cv2.aruco.drawMarker(dictionary, marker_id, side)  # type: ignore[attr-defined]  # OpenCV 4.6
 
 
 def _parameters(subpixel: bool):
-    params = cv2.aruco.DetectorParameters() if NEW_API else cv2.aruco.DetectorParameters_create()
+    params = cv2.aruco.DetectorParameters() if NEW_API else \
+        cv2.aruco.DetectorParameters_create()  # type: ignore[attr-defined]  # OpenCV 4.6
     if subpixel:
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     return params
@@ -62,7 +63,8 @@ class MarkerFinder:
         if self._detector is not None:
             corners, ids, _ = self._detector.detectMarkers(gray)
         else:
-            corners, ids, _ = cv2.aruco.detectMarkers(gray, self._dictionary, parameters=self._params)
+            corners, ids, _ = cv2.aruco.detectMarkers(  # type: ignore[attr-defined]  # OpenCV 4.6
+                gray, self._dictionary, parameters=self._params)
         if ids is None:
             return {}
         return {int(i): np.asarray(c, np.float32).reshape(4, 2) for i, c in zip(np.asarray(ids).ravel(), corners)}
