@@ -147,7 +147,8 @@ class Companion:
             try:
                 source = open_source(cam.source, threaded=True, camera_size=(cam.width, cam.height),
                                      camera_fps=cam.fps)
-                source.timeout = 0.0  # the loop never waits for a picture: the screen and buttons come first
+                # the loop waits at most a frame period for a picture: the screen and buttons come first
+                source.timeout = min(0.1, 1.0 / cam.fps)
                 live = True
             except CompanionError as exc:
                 self.messages["camera"] = Message(str(exc), "error")

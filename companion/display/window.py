@@ -73,6 +73,11 @@ class Display:
             os.environ["SDL_VIDEODRIVER"] = driver
         pygame.display.init()
         try:
+            if not pygame.font.get_init():
+                # fonts loaded before a pygame.quit() (companion watch and calibrate end with one) are dead now
+                from . import draw
+                draw._fonts.clear()
+                draw.clear_caches()
             pygame.font.init()
             driver = pygame.display.get_driver()
             if fullscreen is None:
