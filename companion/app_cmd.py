@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import signal
 import sys
 from typing import TYPE_CHECKING
 
@@ -77,9 +78,27 @@ def run(args) -> int:
         finished = _finished_demo(db, demo)
         if finished is not None:  # restarted after the game ended (a power cut at the last card): report it
             return _report(finished, demo)
-    app = Companion.create(config, headless=args.headless, demo=demo, db_path=db,
-                           new_game=args.new_game or (demo is not None and not args.db),
-                           recognize="scripted" if args.reader == "scripted" else None)
+    from .service import stop_on_signals
+
+    app = None
+    stopping: list[int] = []
+
+    def stop(signum: int) -> None:  # systemctl stop, shutdown: end the loop so that everything is closed
+        logging.getLogger("companion").info("%s: stopping", signal.Signals(signum).name)
+        stopping.append(signum)
+        if app is not None:
+            app.stop_requested = True
+
+    with stop_on_signals(stop):
+        app = Companion.create(config, headless=args.headless, demo=demo, db_path=db,
+                               new_game=args.new_game or (demo is not None and not args.db),
+                               recognize="scripted" if args.reader == "scripted" else None)
+        app.stop_requested = bool(stopping)
+        return _run(app, args, demo)
+
+
+def _run(app, args, demo) -> int:
+    config = app.config
     logging.getLogger("companion").info("game %d: %s; board: %s; camera: %s", app.game.game_id,
                                         ", ".join(app.game.state.players), config.board.driver,
                                         "demo table" if demo else config.camera.source)
@@ -138,7 +157,10 @@ def first_difference(seen: dict, scripted: dict) -> str:
 
 def _headless_demo(app, demo) -> int:
     """Feed every frame of the demo through the pipeline; print the game seen; 0 if it is the game scripted."""
-    return _report(watch_to_the_end(app), demo)
+    result = watch_to_the_end(app)
+    if app.stop_requested:  # stopped by a signal: the game is saved and resumes at the next start
+        return 0
+    return _report(result, demo)
 
 
 def watch_to_the_end(app, *, answer_claims: bool = True) -> dict:
@@ -148,7 +170,7 @@ def watch_to_the_end(app, *, answer_claims: bool = True) -> dict:
     from .table import Phase, QuestionKind
 
     try:
-        while app.game.state.phase != Phase.OVER:
+        while app.game.state.phase != Phase.OVER and not app.stop_requested:
             frame = app.source.read()
             if frame is None:
                 break

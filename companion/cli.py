@@ -33,6 +33,7 @@ _PLUGGED = (
     "companion.vision.mat_cmd",
     "companion.vision.calibrate_cmd",
     "companion.board.board_test_cmd",
+    "companion.setup_cmd",
 )
 
 
@@ -194,11 +195,11 @@ def _capped(store, game):
 
 
 def _cmd_history(args) -> int:
-    from .paths import database_path
+    from .paths import history_database
 
     if args.limit < 1:
         raise CompanionError(f"--limit {args.limit}: give 1 or more games")
-    path = Path(args.db) if args.db else database_path()
+    path = Path(args.db) if args.db else history_database()  # the user's games, else the service's on a Pi
     if not args.db and not path.exists():  # nothing played on this machine yet: nothing to list, nothing created
         store = None
     else:
@@ -253,7 +254,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("history", help="List the finished games and each player's statistics.",
                        description="List the finished games and each player's statistics. The database is only "
                                    "read: it is never created, changed or moved.")
-    p.add_argument("--db", help="The game database to read (default: games.db in the user's data directory).")
+    p.add_argument("--db", help="The game database to read (default: games.db in the user's data directory, or "
+                                "the service's /var/lib/companion/games.db when the user has none).")
     p.add_argument("--limit", type=int, default=20, help="List at most this many games, newest first (default 20).")
     p.add_argument("--json", action="store_true", help="Print the games as a JSON list.")
     p.set_defaults(func=_cmd_history)

@@ -9,9 +9,12 @@ False
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
 
 
 class Notifier:
@@ -57,3 +60,30 @@ class Notifier:
 
     def stopping(self) -> bool:
         return self._send("STOPPING=1")
+
+
+def has_gpio(dev: Path = Path("/dev")) -> bool:
+    """True on a machine with GPIO pins (a Raspberry Pi: ``/dev/gpiochip*``), where the buttons are worth opening."""
+    return any(dev.glob("gpiochip*"))
+
+
+@contextmanager
+def stop_on_signals(stop: Callable[[int], None], signals=(signal.SIGTERM, signal.SIGHUP)) -> Iterator[None]:
+    """While inside, ``SIGTERM`` (``systemctl stop``, shutdown) and ``SIGHUP`` call ``stop(signum)`` instead of
+    killing the process, so the main loop ends and its ``finally`` runs: the LED chain is blanked (APA102 and
+    MAX7219 chains keep their last frame lit on their own supply otherwise) and the database closed. The handler
+    only asks; an event being written is finished first. A second signal of the same kind, if the loop is stuck,
+    ends the process the usual way. The previous handlers come back on the way out."""
+    previous = {}
+
+    def handler(signum, frame) -> None:
+        signal.signal(signum, signal.SIG_DFL)  # a second one is not ignored
+        stop(signum)
+
+    for signum in signals:
+        previous[signum] = signal.signal(signum, handler)
+    try:
+        yield
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)

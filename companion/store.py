@@ -76,18 +76,25 @@ def _now() -> str:
 class EventStore:
     """The SQLite event log. ``path`` is a file or ``":memory:"``.
 
-    A database that cannot be read is moved aside (``NAME.corrupt-TIMESTAMP``) and a new one started; the reason is
-    kept in :attr:`warning` for the screen. Use as a context manager or call :meth:`close`.
+    A corrupt database (SQLite says "file is not a database" or "malformed", or its integrity check fails) is moved
+    aside (``NAME.corrupt-TIMESTAMP``) and a new one started; the reason is kept in :attr:`warning` for the screen.
+    Any other problem (no permission, a read-only file or disk, a locked database) leaves the file where it is and
+    raises :class:`StoreError` saying what to check: a healthy game log is never set aside. ``readonly=True`` opens
+    an existing database for reading only (``companion history`` on the service's games), writing nothing to it.
+    Use as a context manager or call :meth:`close`.
     """
 
-    def __init__(self, path: str | os.PathLike = ":memory:") -> None:
+    def __init__(self, path: str | os.PathLike = ":memory:", *, readonly: bool = False) -> None:
         self.path = str(path)
+        self.readonly = readonly
         self.warning: str | None = None
         try:
             self._db = self._open()
         except sqlite3.DatabaseError as exc:
             if self.path == ":memory:":
                 raise StoreError(f"cannot open the in-memory database: {exc}") from None
+            if readonly or not _is_corruption(exc):
+                raise StoreError(_cannot_open(self.path, exc)) from None
             aside = self._set_aside(exc)
             self.warning = (f"The game database {self.path} could not be read ({exc}); it was moved to {aside} "
                             f"and a new one started.")
@@ -95,8 +102,17 @@ class EventStore:
             self._db = self._open()
 
     def _open(self) -> sqlite3.Connection:
+        if self.readonly:
+            return self._open_readonly()
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(_cannot_open(self.path, exc)) from None
+            # SQLite quietly opens a file it may not write read-only, and would only fail at the first score: say
+            # so now (a read-only file or file system is not corruption, so nothing is moved)
+            if os.path.exists(self.path) and not os.access(self.path, os.W_OK):
+                raise StoreError(_cannot_open(self.path, "the file is read-only for this user"))
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
             db.execute("PRAGMA journal_mode=WAL")
@@ -108,6 +124,20 @@ class EventStore:
         except sqlite3.DatabaseError:
             db.close()
             raise
+        return db
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        if not os.path.isfile(self.path):
+            raise StoreError(f"no game database at {self.path}")
+        uri = Path(self.path).resolve().as_uri()
+        try:
+            db = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+            db.execute("SELECT count(*) FROM games").fetchone()
+        except sqlite3.OperationalError:
+            # a WAL database whose writer is not running has no -shm file, and a reader without write access to
+            # the folder cannot make one: nothing is writing it then, so read it as an unchanging file
+            db = sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None, check_same_thread=False)
+            db.execute("SELECT count(*) FROM games").fetchone()
         return db
 
     def _set_aside(self, exc: Exception) -> str:
@@ -230,6 +260,21 @@ class EventStore:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _is_corruption(exc: sqlite3.DatabaseError) -> bool:
+    """True only for a damaged file: SQLITE_CORRUPT, SQLITE_NOTADB or a failed integrity check. Permissions, a
+    read-only file system, a locked database or a full disk are ``OperationalError``s and are not corruption."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return True
+    text = str(exc).lower()
+    return "not a database" in text or "malformed" in text or "integrity check failed" in text
+
+
+def _cannot_open(path: str, exc: Exception) -> str:
+    return (f"cannot open the game database {path}: {exc} (check that the user running the companion may write "
+            f"to the file and its folder; the file was left as it is)")
 
 
 class _Transaction:

@@ -59,7 +59,10 @@ class Display:
     """The game screen. ``render(view)`` draws a view (skipping it when nothing changed) and ``commands()``
     returns what the keys and touches since the last call mean.
 
-    ``fullscreen`` defaults to on with the ``kmsdrm`` driver (the Pi console) and off elsewhere.
+    ``fullscreen`` defaults to on with the ``kmsdrm`` driver (the Pi console) and off elsewhere. Full screen opens
+    at the screen's own size (``pygame.display.get_desktop_sizes``), whatever size was asked for: on kmsdrm a size
+    the panel lacks would switch its mode or letterbox the picture, and touches (which SDL reports across the whole
+    panel) would land off their targets. Touches are mapped to the panel in any case.
     """
 
     def __init__(self, size: str | tuple[int, int] = (800, 480), *, fullscreen: bool | None = None,
@@ -70,11 +73,18 @@ class Display:
             os.environ["SDL_VIDEODRIVER"] = driver
         pygame.display.init()
         try:
+            if not pygame.font.get_init():
+                # fonts loaded before a pygame.quit() (companion watch and calibrate end with one) are dead now
+                from . import draw
+                draw._fonts.clear()
+                draw.clear_caches()
             pygame.font.init()
             driver = pygame.display.get_driver()
             if fullscreen is None:
                 fullscreen = driver == "kmsdrm"
-            self.surface = pygame.display.set_mode(self.size, pygame.FULLSCREEN if fullscreen else 0)
+            self.panel = _desktop_size() if fullscreen else None
+            self.surface = pygame.display.set_mode(self.panel or self.size, pygame.FULLSCREEN if fullscreen else 0)
+            self.size = self.surface.get_size()
             pygame.display.set_caption(title)
             if driver == "kmsdrm":
                 pygame.mouse.set_visible(False)
@@ -106,10 +116,22 @@ class Display:
             if event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
                 self._last = None  # the window needs drawing again
                 continue
+            if event.type in (pygame.FINGERDOWN, pygame.FINGERUP, pygame.FINGERMOTION):
+                event = self._on_surface(event)
             command = command_for_event(event, self.drawn)
             if command is not None:
                 out.append(command)
         return out
+
+    def _on_surface(self, event: pygame.event.Event) -> pygame.event.Event:
+        """A touch event with ``x``/``y`` as fractions of the drawn surface. SDL gives them as fractions of the touch
+        panel; when the surface is smaller than the panel it sits centred on it."""
+        if not self.panel or self.panel == self.size:
+            return event
+        (pw, ph), (w, h) = self.panel, self.size
+        x = (event.x * pw - (pw - w) / 2) / w
+        y = (event.y * ph - (ph - h) / 2) / h
+        return pygame.event.Event(event.type, {**event.dict, "x": x, "y": y})
 
     def screenshot(self, path: str | os.PathLike) -> None:
         """Save what is on screen as a PNG (or any format pygame knows from the file name)."""
@@ -126,6 +148,15 @@ class Display:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _desktop_size() -> tuple[int, int] | None:
+    """The first screen's size as the desktop (or the console) has it, None if SDL does not know it."""
+    try:
+        sizes = pygame.display.get_desktop_sizes()
+    except (AttributeError, pygame.error):
+        return None
+    return (int(sizes[0][0]), int(sizes[0][1])) if sizes and min(sizes[0]) > 0 else None
 
 
 __all__ = ["Display", "choose_driver", "parse_size"]

@@ -25,8 +25,12 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser("calibrate",
                               help="Find the play area in the camera's picture, once for each camera position.",
                               description=__doc__.splitlines()[0])
-    p.add_argument("--source", default="webcam:0",
-                   help="The frame source: webcam:N, picamera or replay:PATH (default webcam:0).")
+    p.add_argument("--source",
+                   help="The frame source: webcam:N, picamera or replay:PATH (default: camera.source in "
+                        "companion.toml, else webcam:0).")
+    p.add_argument("--config",
+                   help="The companion.toml to use (default: ./companion.toml, then the user's, then "
+                        "/etc/companion's).")
     p.add_argument("--seats", type=int, choices=(2, 3, 4), default=2,
                    help="The number of seats, which sets the layout of zones when no mat is seen (default 2).")
     p.add_argument("--corners", nargs=4, metavar="X,Y",
@@ -51,9 +55,22 @@ def _corners(texts: list[str]) -> list[tuple[float, float]]:
     return points  # type: ignore[return-value]
 
 
-def first_frame(source: str, timeout: float) -> np.ndarray:
+def configured_source(args) -> tuple[str, dict]:
+    """``--source``, else the camera ``companion run`` uses (``camera.source``, its size and rate), else
+    ``webcam:0``: on a Pi with a CSI camera ``/dev/video0`` is a raw sensor node, not a picture."""
+    from ..config import load_config
+
+    config = load_config(getattr(args, "config", None))
+    cam = config.camera
+    options = {"camera_size": (cam.width, cam.height), "camera_fps": cam.fps}
+    if args.source:
+        return args.source, options
+    return (cam.source if cam.source not in ("demo", "none") else "webcam:0"), options
+
+
+def first_frame(source: str, timeout: float, **options) -> np.ndarray:
     """A frame from ``source``, waiting up to ``timeout`` seconds; :class:`ConfigError` with the status if none."""
-    with open_source(source) as src:
+    with open_source(source, **options) as src:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             frame = src.read()
@@ -115,7 +132,8 @@ def run(args, *, clicks: list | None = None) -> int:
         corners = _corners(args.corners)
         cal = calibrate_from_corners(corners, zones)
     else:
-        frame = first_frame(args.source, args.timeout)
+        source, options = configured_source(args)
+        frame = first_frame(source, args.timeout, **options)
         cal = None if args.manual else calibrate_from_markers(frame)
         if cal is not None:
             print(f"found the {cal.mat[0]}-seat mat ({cal.markers} markers, {cal.error_px:.1f} px error): the "

@@ -20,7 +20,8 @@ import cv2
 import numpy as np
 
 from ..errors import ConfigError
-from .mat import Mat, make_mat, mat_for_marker_ids, marker_dictionary
+from .aruco import MarkerFinder
+from .mat import Mat, make_mat, mat_for_marker_ids
 from .zones import ZoneMap
 
 __all__ = ["AutoCalibrator", "Calibration", "MarkerDetector", "calibrate_from_corners", "calibrate_from_markers",
@@ -28,10 +29,11 @@ __all__ = ["AutoCalibrator", "Calibration", "MarkerDetector", "calibrate_from_co
 
 
 def default_calibration_path() -> Path:
-    """Where ``companion calibrate`` stores the calibration: the user's config folder."""
-    import platformdirs
+    """Where ``companion calibrate`` stores the calibration and ``companion run`` looks for it: beside the games
+    (``/var/lib/companion`` for the service, see :func:`companion.paths.calibration_path`)."""
+    from ..paths import calibration_path
 
-    return platformdirs.user_config_path("cribbage-companion") / "calibration.json"
+    return calibration_path()
 
 
 @dataclass
@@ -114,20 +116,15 @@ def calibrate_from_corners(corners_px, zones: ZoneMap, image_size: tuple[int, in
 
 
 class MarkerDetector:
-    """Finds the mat's ArUco markers in a frame (OpenCV >= 4.7 API: ``cv2.aruco.ArucoDetector``)."""
+    """Finds the mat's ArUco markers in a frame (with OpenCV 4.6's API or the current one: see :mod:`.aruco`)."""
 
     def __init__(self) -> None:
-        params = cv2.aruco.DetectorParameters()
-        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-        self._detector = cv2.aruco.ArucoDetector(marker_dictionary(), params)
+        self._finder = MarkerFinder()
 
     def detect(self, frame: np.ndarray) -> dict[int, np.ndarray]:
         """Marker id -> its four corners in the image (TL, TR, BR, BL as printed), float32 (4, 2)."""
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-        corners, ids, _ = self._detector.detectMarkers(gray)
-        if ids is None:
-            return {}
-        return {int(i): c.reshape(4, 2) for i, c in zip(ids.ravel(), corners)}
+        return self._finder.find(gray)
 
 
 _DETECTOR: MarkerDetector | None = None

@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from ..errors import ConfigError
+from . import aruco
 from .zones import ZoneMap
 
 __all__ = ["ARUCO_DICT", "PAPERS", "Mat", "Sheet", "make_mat", "mat_for_marker_ids", "marker_dictionary"]
@@ -36,15 +37,16 @@ __all__ = ["ARUCO_DICT", "PAPERS", "Mat", "Sheet", "make_mat", "mat_for_marker_i
 #: Paper sizes (width, height) in mm, portrait.
 PAPERS = {"a4": (210.0, 297.0), "a3": (297.0, 420.0), "letter": (215.9, 279.4)}
 SEATS = (2, 3, 4)
-ARUCO_DICT = cv2.aruco.DICT_4X4_250
+ARUCO_DICT = aruco.DICT
 MARKER_MM = 24.0  #: marker side, black border included
 MARGIN_MM = 8.0  #: from the sheet edge to the marker (printers cannot print to the edge)
 CLEARANCE_MM = 3.0  #: between a marker and a zone
 IDS_PER_MAT = 16  #: marker ids reserved per (seats, paper) mat: up to 4 sheets x 4 corners
 
 
-def marker_dictionary() -> cv2.aruco.Dictionary:
-    return cv2.aruco.getPredefinedDictionary(ARUCO_DICT)
+def marker_dictionary():
+    """The mat's ArUco dictionary (``cv2.aruco.Dictionary``)."""
+    return aruco.dictionary()
 
 
 @dataclass(frozen=True)
@@ -237,7 +239,7 @@ def _render(mat: Mat, ppm: float, rect) -> np.ndarray:
         size = (b[0] - a[0]) // 16
         if size <= 0:
             continue
-        marker = cv2.aruco.generateImageMarker(dictionary, marker_id, 6)
+        marker = aruco.marker_image(dictionary, marker_id, 6)
         marker = cv2.resize(marker, (size, size), interpolation=cv2.INTER_NEAREST)
         _blit(img, marker, px0, py0)
         cv2.putText(img, str(marker_id), (px0, py0 + size + int(3.5 * ppm)), FONT, 2.2 * ppm / 22, GREY,
@@ -273,7 +275,7 @@ def _svg(mat: Mat, sheet: Sheet) -> str:
     for marker_id, corners in mat.markers.items():
         (mx, my), (mx1, _) = corners[0], corners[1]
         cell = (mx1 - mx) / 6
-        bits = cv2.aruco.generateImageMarker(dictionary, marker_id, 6)
+        bits = aruco.marker_image(dictionary, marker_id, 6)
         path = "".join(f"M{mx + c * cell:g} {my + r * cell:g}h{cell:g}v{cell:g}h{-cell:g}z"
                        for r in range(6) for c in range(6) if bits[r, c] < 128)
         out.append(f'<path d="{path}" fill="black"/>')

@@ -27,8 +27,10 @@ its own thread and keeps only the newest frame, so the vision loop always works 
 
 from __future__ import annotations
 
+import logging
 import math
 import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -50,6 +52,8 @@ __all__ = [
     "open_source",
     "parse_source",
 ]
+
+log = logging.getLogger(__name__)
 
 LOST = "camera lost — retrying"
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
@@ -120,6 +124,12 @@ class FrameSource:
         try:
             frame = as_bgr(self._grab())
         except _EndOfReplay:
+            return None
+        except SourceUnavailable as exc:  # a device that cannot come back by itself: said once, not retried
+            self._opened = False
+            self._unavailable = True
+            self.status = str(exc)
+            self._safe_release()
             return None
         except SourceGone as exc:
             self._lose(str(exc))
@@ -227,22 +237,28 @@ class WebcamSource(FrameSource):
     (True, True)
     """
 
-    def __init__(self, device: int | str = 0, *, size: tuple[int, int] | None = (1280, 720), **kw) -> None:
+    def __init__(self, device: int | str = 0, *, size: tuple[int, int] | None = (1280, 720),
+                 fps: float | None = None, **kw) -> None:
         super().__init__(**kw)
         self.device = device
         self.requested_size = size
+        self.requested_fps = fps
         self._cap: cv2.VideoCapture | None = None
 
     def _open(self) -> None:
         if isinstance(self.device, str) and not os.path.exists(self.device):
             raise SourceGone(f"no device {self.device!r}")
-        cap = cv2.VideoCapture(self.device)
+        # Debian's OpenCV tries GStreamer before V4L2, which on a Pi can grab the raw camera node: ask for V4L2.
+        cap = cv2.VideoCapture(self.device, cv2.CAP_V4L2) if sys.platform.startswith("linux") else \
+            cv2.VideoCapture(self.device)
         self._cap = cap
         if not cap.isOpened():
             raise SourceGone(f"cannot open webcam {self.device!r}")
         if self.requested_size:
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.requested_size[0])
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.requested_size[1])
+        if self.requested_fps:
+            cap.set(cv2.CAP_PROP_FPS, float(self.requested_fps))
         cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
         self.size = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
 
@@ -262,19 +278,31 @@ class WebcamSource(FrameSource):
 class PiCameraSource(FrameSource):
     """The Raspberry Pi camera through picamera2 (apt's ``python3-picamera2``; optional, imported when opened).
 
-    Asks for ``RGB888`` (which picamera2 delivers in B,G,R order, ready for OpenCV). After ``settle`` seconds it locks
-    exposure, gain and white balance to the values the camera settled on, so a passing cloud does not make the cards
-    change colour; on a camera with autofocus (Camera Module 3) it runs one autofocus cycle and then holds the lens.
-    Without picamera2 the status says so and :meth:`read` returns ``None``.
+    Asks for ``RGB888`` (which picamera2 delivers in B,G,R order, ready for OpenCV) at ``size``, and holds the sensor
+    to ``fps`` frames a second (``FrameDurationLimits``) instead of letting it free-run at its fastest mode. After
+    ``settle`` seconds it locks exposure, gain and white balance to the values the camera settled on, so a passing
+    cloud does not make the cards change colour; on a camera with autofocus (Camera Module 3) it runs one autofocus
+    cycle and then holds the lens. Without picamera2 the status says so and :meth:`read` returns ``None``.
+
+    Every request to the camera waits at most ``frame_timeout`` seconds. A camera that stops answering (a ribbon
+    cable knocked loose) would otherwise hang the capture thread, and ``close()`` behind it, for ever: its pending
+    jobs are cancelled (picamera2's ``cancel_all_and_flush``) and the source gives up with a status telling the user
+    what to do, because a CSI camera is not hot-pluggable: retrying cannot bring it back.
     """
 
-    def __init__(self, *, size: tuple[int, int] = (1280, 720), settle: float = 1.0, autofocus: bool = True,
-                 camera_num: int = 0, **kw) -> None:
+    STALLED = "Pi camera stopped sending pictures: check the ribbon cable, then restart"
+
+    def __init__(self, *, size: tuple[int, int] = (1280, 720), fps: float | None = 10.0, settle: float = 1.0,
+                 autofocus: bool = True, camera_num: int = 0, frame_timeout: float = 3.0,
+                 close_timeout: float = 2.0, **kw) -> None:
         super().__init__(**kw)
         self.requested_size = size
+        self.requested_fps = fps
         self.settle = settle
         self.autofocus = autofocus
         self.camera_num = camera_num
+        self.frame_timeout = frame_timeout
+        self.close_timeout = close_timeout
         self.locked: dict[str, Any] = {}
         self._cam = None
         self._started = 0.0
@@ -290,28 +318,53 @@ class PiCameraSource(FrameSource):
             self._cam = Picamera2(self.camera_num)
         except Exception as exc:
             raise SourceGone(f"no Pi camera {self.camera_num}: {exc}") from None
+        controls = {}
+        if self.requested_fps:
+            period_us = int(round(1e6 / self.requested_fps))
+            controls["FrameDurationLimits"] = (period_us, period_us)
         config = self._cam.create_preview_configuration(
-            main={"format": "RGB888", "size": tuple(self.requested_size)}, buffer_count=2)
+            main={"format": "RGB888", "size": tuple(self.requested_size)}, buffer_count=2, controls=controls)
         self._cam.configure(config)
         self._cam.start()
         self._started = self._clock()
         self.locked = {}
         self.size = tuple(self.requested_size)
 
+    def _bounded(self, method: str, *args: Any) -> Any:
+        """``camera.method(*args)`` waiting at most ``frame_timeout`` s (picamera2's job API: ``wait=False``, then
+        ``wait(job, timeout)``); a camera that does not answer in time raises :class:`SourceUnavailable`."""
+        cam = self._cam
+        if not hasattr(cam, "wait"):  # a picamera2 without the job API can only block
+            return getattr(cam, method)(*args)
+        job = getattr(cam, method)(*args, wait=False)
+        try:
+            return cam.wait(job, timeout=self.frame_timeout)
+        except TimeoutError:
+            self._flush()
+            raise SourceUnavailable(self.STALLED) from None
+
+    def _flush(self) -> None:
+        cancel = getattr(self._cam, "cancel_all_and_flush", None)
+        if cancel is not None:
+            try:
+                cancel()
+            except Exception:  # pragma: no cover - tidying up after a dead camera must not raise
+                pass
+
     def _grab(self) -> Any:
-        frame = self._cam.capture_array("main")
+        frame = self._bounded("capture_array", "main")
         if not self.locked and self._clock() - self._started >= self.settle:
             self._lock_controls()
         return frame
 
     def _lock_controls(self) -> None:
-        metadata = self._cam.capture_metadata()
+        metadata = self._bounded("capture_metadata")
         locked: dict[str, Any] = {k: metadata[k] for k in ("ExposureTime", "AnalogueGain", "ColourGains")
                                   if k in metadata}
         locked.update(AeEnable=False, AwbEnable=False)
         if self.autofocus and "AfMode" in getattr(self._cam, "camera_controls", {}):
-            self._cam.autofocus_cycle()
-            lens = self._cam.capture_metadata().get("LensPosition")
+            self._bounded("autofocus_cycle")
+            lens = self._bounded("capture_metadata").get("LensPosition")
             locked["AfMode"] = 0  # libcamera AfModeEnum.Manual: hold the lens where the cycle left it
             if lens is not None:
                 locked["LensPosition"] = lens
@@ -322,11 +375,28 @@ class PiCameraSource(FrameSource):
 
     def _release(self) -> None:
         cam, self._cam = self._cam, None
-        if cam is not None:
+        if cam is None:
+            return
+        # A camera that stopped answering can leave stop() waiting behind its stuck requests: cancel them first, and
+        # never let closing hold up the program's exit (Ctrl-C, systemctl stop) for more than close_timeout.
+        cancel = getattr(cam, "cancel_all_and_flush", None)
+
+        def shut() -> None:
             try:
+                if cancel is not None:
+                    cancel()
                 cam.stop()
+            except Exception as exc:
+                log.debug("stopping the Pi camera: %s", exc)
             finally:
-                cam.close()
+                try:
+                    cam.close()
+                except Exception as exc:
+                    log.debug("closing the Pi camera: %s", exc)
+
+        closer = threading.Thread(target=shut, name="picamera-close", daemon=True)
+        closer.start()
+        closer.join(self.close_timeout)
 
     def _live_status(self) -> str:
         return "Pi camera live, settling exposure"
@@ -467,6 +537,8 @@ class ThreadedSource(FrameSource):
             if frame is None:
                 if isinstance(self.source, ReplaySource) and self.source.finished:
                     return
+                if self.source._unavailable:  # gave up for good (no picamera2, a stalled Pi camera): nothing to poll
+                    return
                 self._stop.wait(self._idle)
                 continue
             with self._cond:
@@ -479,7 +551,7 @@ class ThreadedSource(FrameSource):
         if self._closed:
             return None
         with self._cond:
-            if self._latest is None:
+            if self._latest is None and self._thread.is_alive():
                 self._cond.wait(self.timeout)
             if self._latest is None:
                 return None
@@ -566,17 +638,25 @@ def parse_source(config: str) -> tuple[str, dict[str, Any]]:
                           "replay:PATH[@FPS][:loop]")
 
 
-def open_source(config: str, *, threaded: bool = False, **options: Any) -> FrameSource:
+def open_source(config: str, *, threaded: bool = False, camera_size: tuple[int, int] | None = None,
+                camera_fps: float | None = None, **options: Any) -> FrameSource:
     """Open the frame source a configuration string names; ``threaded=True`` wraps it in :class:`ThreadedSource`.
 
-    Extra keyword ``options`` go to the source's constructor (e.g. ``realtime=False`` for a replay). The string is
-    validated before any device is touched; a missing device is a status, not an exception.
+    ``camera_size`` and ``camera_fps`` are ``[camera] width/height`` and ``fps``: what a Pi camera or a webcam is
+    asked for (a size in the string itself, ``picamera@640x480``, wins); a replay keeps its own rate. Extra keyword
+    ``options`` go to the source's constructor (e.g. ``realtime=False`` for a replay). The string is validated before
+    any device is touched; a missing device is a status, not an exception.
     """
     kind, kwargs = parse_source(config)
+    if kind != "replay":
+        if camera_size is not None:
+            kwargs.setdefault("size", tuple(camera_size))
+        if camera_fps is not None:
+            kwargs["fps"] = float(camera_fps)
     kwargs.update(options)
     cls = {"picamera": PiCameraSource, "webcam": WebcamSource, "replay": ReplaySource}[kind]
     if kind != "replay":
-        for key in ("realtime", "cache", "loop", "fps"):
+        for key in ("realtime", "cache", "loop"):
             kwargs.pop(key, None)
     source = cls(**kwargs)
     return ThreadedSource(source) if threaded else source

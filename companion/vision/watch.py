@@ -82,7 +82,7 @@ def _load_calibration(path: str | Path | None) -> Calibration | None:
 
 def watch(source: str | FrameSource, *, recognize: Callable | None = None, calibration: str | Path | None = None,
           window: tuple[int, int] = (1280, 720), seconds: float | None = None, max_frames: int | None = None,
-          fullscreen: bool = False, tracker_options: dict | None = None) -> int:
+          fullscreen: bool = False, tracker_options: dict | None = None, source_options: dict | None = None) -> int:
     """Show ``source`` (a configuration string such as ``"webcam:0"``, or an open source) with the tracker's view
     drawn over it until the window is closed, Escape or Q is pressed, or ``seconds`` / ``max_frames`` run out.
 
@@ -95,7 +95,7 @@ def watch(source: str | FrameSource, *, recognize: Callable | None = None, calib
     if recognize is None:
         from .reader import recognize
         options.setdefault("partial_reads", True)  # the card reader reads crops: read only what changed
-    src = open_source(source, threaded=True) if isinstance(source, str) else source
+    src = open_source(source, threaded=True, **(source_options or {})) if isinstance(source, str) else source
     tracker = Tracker(recognize, AutoCalibrator(fallback=_load_calibration(calibration)), **options)
     pygame.display.init()
     try:

@@ -19,8 +19,12 @@ from .sources import parse_source
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser("watch", help="Show what the camera sees and reads, live, in a window.",
                               description=__doc__.splitlines()[0])
-    p.add_argument("--source", default="webcam:0",
-                   help="The frame source: webcam:N, picamera, replay:PATH or demo (default webcam:0).")
+    p.add_argument("--source",
+                   help="The frame source: webcam:N, picamera, replay:PATH or demo (default: camera.source in "
+                        "companion.toml, else webcam:0).")
+    p.add_argument("--config",
+                   help="The companion.toml to use (default: ./companion.toml, then the user's, then "
+                        "/etc/companion's).")
     p.add_argument("--calibration", type=Path, help="A calibration file, used until the mat's markers are seen "
                                                     "(default: the one companion calibrate saved).")
     p.add_argument("--seconds", type=float, help="Stop after this many seconds (default: when the window is closed).")
@@ -31,16 +35,17 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
+    from .calibrate_cmd import configured_source
     from .watch import watch
 
-    source = args.source
+    source, options = configured_source(args)
     if source == "demo":  # the bundled demo game's simulated table, as a camera above it would see it
         from ..demo import DemoGame, demo_table
         source = demo_table(DemoGame.build()).source()
     else:
-        parse_source(args.source)  # a bad string is refused before any window opens
+        parse_source(source)  # a bad string is refused before any window opens
     recognize: Callable[[Any], list[Any]] | None = (lambda frame: []) if args.scripted else None
     if args.seconds is not None and args.seconds <= 0:
         raise ConfigError(f"--seconds must be above 0, got {args.seconds!r}")
-    return watch(source, recognize=recognize, calibration=args.calibration, seconds=args.seconds,
-                 fullscreen=args.fullscreen)
+    return watch(source, source_options=options, recognize=recognize, calibration=args.calibration,
+                 seconds=args.seconds, fullscreen=args.fullscreen)
