@@ -38,10 +38,10 @@ DRIVERS = (
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    p = subparsers.add_parser("setup", help="answer a few questions and write companion.toml (the Pi's set-up)",
+    p = subparsers.add_parser("setup", help="Answer a few questions and write companion.toml (the Pi's set-up).",
                               description=__doc__.splitlines()[0])
     p.add_argument("-o", "--output", type=Path, default=DEFAULT_OUTPUT,
-                   help=f"the file to write (default {DEFAULT_OUTPUT})")
+                   help=f"The configuration file to write (default {DEFAULT_OUTPUT}).")
     p.set_defaults(func=run)
     return p
 

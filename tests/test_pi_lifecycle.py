@@ -104,9 +104,9 @@ def test_has_gpio_looks_for_gpio_chips(tmp_path):
 
 
 def test_a_screen_that_fails_at_boot_is_tried_again(tmp_path, monkeypatch):
-    from companion.display import window
+    from companion.display import desktop
 
-    real = window.Display
+    real = desktop.open_window
     attempts = []
 
     def flaky(*args, **kw):
@@ -115,7 +115,7 @@ def test_a_screen_that_fails_at_boot_is_tried_again(tmp_path, monkeypatch):
             raise RuntimeError("kmsdrm not available")  # the boot splash still holds the screen
         return real(*args, **kw)
 
-    monkeypatch.setattr(window, "Display", flaky)
+    monkeypatch.setattr(desktop, "open_window", flaky)
     now = [1000.0]
     config = load_config(text='[camera]\nsource = "none"\n')
     app = Companion.create(config, db_path=tmp_path / "games.db", use_controls=False, clock=lambda: now[0])

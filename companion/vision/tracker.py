@@ -284,6 +284,11 @@ class Tracker:
         return self.reader.calibration
 
     @property
+    def calibrator(self) -> AutoCalibrator | None:
+        """The calibrator that re-finds the mat as frames come in (``None`` with a fixed calibration)."""
+        return self.reader.calibrator
+
+    @property
     def differ(self) -> FrameDiffer:
         return self.reader.differ
 
