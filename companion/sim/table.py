@@ -34,6 +34,7 @@ __all__ = ["CardState", "TableSim"]
 
 CARD_W, CARD_H = 63.0, 88.0
 ROW_STEP = 44.0  #: mm between the cards of a play row (they overlap, the index stays visible)
+ROW_RUN = 200.0  #: mm that four cards of a play row take
 SKIN = (110, 150, 205)  # BGR
 
 
@@ -218,7 +219,10 @@ class TableSim:
         i = self._rows.get(zone, 0)
         if zone.startswith("seat"):
             self._rows[zone] = i + 1
-            along = 4 + CARD_W / 2 + i * ROW_STEP
+            # a player lays the first card in front of them: four cards' run (200 mm) centred in a longer row, the
+            # fifth and later (the seven-card game) reach into the rest of it
+            length = w if int(z.facing) % 180 == 0 else h
+            along = max(0.0, (length - ROW_RUN) / 2) + 4 + CARD_W / 2 + i * ROW_STEP
             pos = {0: (x + along, y + h / 2), 180: (x + w - along, y + h / 2), 90: (x + w / 2, y + along),
                    270: (x + w / 2, y + h - along)}[int(z.facing) % 360]
         else:
