@@ -193,6 +193,7 @@ class Referee:
 
     def _ask(self, question: Question) -> list[Decision]:
         question = replace(question, hand=self.state.hand, phase=str(self.state.phase))
+        self.prune_questions()
         if question not in self.questions:
             self.questions.append(question)
         return []
@@ -208,6 +209,8 @@ class Referee:
             return s.phase == Phase.SHOW and not self.claims_made(q.seat)
         if q.kind == QuestionKind.MUGGINS:
             return s.pending_muggins is not None
+        if q.kind == QuestionKind.UNFINISHED:  # only the newest starter seen is kept for the next hand
+            return s.phase == Phase.PLAY and self.early_starter is not None and str(self.early_starter) == q.card
         if q.kind in (QuestionKind.WHOSE_CARD, QuestionKind.UNSURE) and q.card is not None:
             try:
                 if Card.parse(q.card) in s.seen:  # the card found its place
@@ -344,9 +347,9 @@ class Referee:
             if s.phase == Phase.PLAY:
                 left = {s.players[i]: s.cards_left(i) for i in range(len(s.players)) if s.cards_left(i)}
                 who = ", ".join(f"{name} {n}" for name, n in left.items())
-                return self._ask(Question(QuestionKind.UNSURE, f"A new starter ({card}) was turned, but the play "
-                                          f"of this hand is not over (cards to play: {who}): enter them or undo",
-                                          ("dismiss",)))
+                return self._ask(Question(QuestionKind.UNFINISHED, f"A new starter ({card}) was turned, but the "
+                                          f"play of this hand is not over (cards to play: {who}): enter them or "
+                                          "undo", ("dismiss",), card=str(card)))
         return []
 
     def _seat_row(self, seat: int, card: Card) -> list[Decision]:

@@ -74,6 +74,7 @@ class QuestionKind(Word):
     CLAIM = "claim"  #: muggins: how many do you claim?
     MUGGINS = "muggins"  #: missed points an opponent may take
     UNSURE = "unsure"  #: something could not be read (a card, the starter)
+    UNFINISHED = "unfinished"  #: the next hand began on the table while this hand's play is not over
 
 
 class Screen(Word):

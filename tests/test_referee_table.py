@@ -184,7 +184,9 @@ def test_a_starter_turned_before_the_play_is_over_is_kept_for_the_next_hand():
     assert seen(ref, Change.LAID, "starter", "8C", at=9.0) == []  # the next hand began on the table
     assert ref.state.starter.code == "5D" and ref.state.phase == Phase.PLAY
     assert seen(ref, Change.LAID, "seat2", "4H", at=10.0) == []  # held for the next hand, not played in this one
-    assert any("A new starter (8C)" in q.text for q in ref.questions)
+    assert [q.text[:18] for q in ref.questions if q.kind == QuestionKind.UNFINISHED] == ["A new starter (8C)"]
+    seen(ref, Change.LAID, "starter", "QS", at=20.0)  # and the hand after it: one question, about the newest
+    assert [q.text[:18] for q in ref.questions if q.kind == QuestionKind.UNFINISHED] == ["A new starter (QS)"]
 
 
 def _effective(ref):
