@@ -15,7 +15,7 @@ $(BIN)/python:
 
 # On the Pi, numpy, OpenCV and gpiozero come from apt (picamera2 is built against apt's numpy: a pip numpy 2 on
 # top breaks it), so only the pure-Python rest is installed from PyPI.
-PI_PIP := 'pygame-ce>=2.4' 'platformdirs>=3' 'pytest>=7.4' 'hypothesis>=6.80' 'ruff>=0.6' 'mypy>=1.11'
+PI_PIP := 'pygame-ce>=2.4' 'platformdirs>=3' 'pytest>=7.4' 'pytest-xdist>=3' 'hypothesis>=6.80' 'ruff>=0.6' 'mypy>=1.11'
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -30,9 +30,10 @@ endif
 run: $(STAMP)
 	$(BIN)/companion run
 
-# The whole suite, as CI runs it: the gates first, then every test (doctests included, see pyproject.toml).
+# The whole suite, as CI runs it: the gates first, then every test (doctests included, see pyproject.toml), on
+# every core (pytest-xdist): the many-games test alone is 180 whole games.
 test: lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 # The everyday loop: everything but the tests marked slow (under 30 s).
 test-fast: $(STAMP)
@@ -83,7 +84,7 @@ PI_KNOWN_FAILURES := --deselect 'tests/test_vision.py::test_spread_cards_are_rea
 
 test-pi-libs: $(PI_VENV)/.installed
 	$(PI_VENV)/bin/python -c 'import cv2, numpy, sys; sys.exit(0 if cv2.__file__.startswith("/usr/") and numpy.__file__.startswith("/usr/") else "test-pi-libs: OpenCV or numpy is not apt'"'"'s")'
-	$(PI_VENV)/bin/python -m pytest -q -p no:cacheprovider $(PI_KNOWN_FAILURES)
+	$(PI_VENV)/bin/python -m pytest -q -p no:cacheprovider -n auto $(PI_KNOWN_FAILURES)
 
 # On the Raspberry Pi: install as a systemd service (see systemd/README.md). Only the program is copied: a
 # developer's ./companion.toml (or games) would otherwise override /etc/companion without a word. The configuration
