@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 IS_PI := $(shell grep -qsi 'raspberry pi' /proc/device-tree/model && echo 1)
 VENV_FLAGS := $(if $(IS_PI),--system-site-packages,)
 
-.PHONY: run test test-fast lint docs bench screenshots model install-service clean test-pi-libs setup
+.PHONY: run test test-fast lint docs bench screenshots model install-service clean test-pi-libs setup pi-smoke
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
@@ -107,6 +107,12 @@ install-service:
 	sudo systemctl daemon-reload
 	sudo systemctl enable --now companion.service
 	@echo "Installed. Logs: journalctl -u companion -f"
+
+# Optional, not in CI: the companion in a Debian bookworm arm64 root under qemu-user, installed as on a Pi, running
+# companion score, companion read on one photo and the headless demo game (tools/pi_smoke.sh; about 7 minutes for
+# the root the first time, then the emulated runs). The root stays in build/pi-root.
+pi-smoke: $(STAMP)
+	bash tools/pi_smoke.sh
 
 # Ask again which camera, LED board and game this Pi has; rewrites /etc/companion/companion.toml (asks first).
 setup:
