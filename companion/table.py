@@ -80,13 +80,16 @@ class QuestionKind(Word):
 class Screen(Word):
     """The screens of the controller (what the buttons, keys and touches act on)."""
 
-    GAME = ""  #: the game's own screen (the play, the show, the scoreboard)
+    GAME = ""  #: the game's own screen (the play, the show)
     MENU = "menu"
     QUESTION = "question"
     CORRECT = "correct"
     POINTS = "points"
     HISTORY = "history"
+    SCORE = "score"  #: one score of the history opened: its cards and breakdown
     SCOREBOARD = "scoreboard"
+    NEW_GAME = "new-game"
+    ABANDON = "abandon"  #: confirm leaving a game in progress
 
 
 class SourceStatus(Word):

@@ -7,6 +7,7 @@ they came from (a gpiozero button, the rotary encoder, a key, a touch).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from .cards import RANKS, SUITS, Card
@@ -15,9 +16,12 @@ from .display.newgame import GameChoices, abandon_view, new_game_view
 from .display.view import CorrectionView, MenuItem, MenuView, Message
 from .referee import Question, Referee
 from .rules.events import NewGame
+from .table import Phase, Screen
 
-MENU = (("Enter a card", "enter"), ("Say go", "go"), ("Correct a card", "correct"), ("Add points", "points"),
-        ("History", "history"), ("Scores", "scoreboard"), ("New game", "new-game"), ("Back to the game", "back"))
+MENU: tuple[tuple[str, str], ...] = (
+    ("Enter a card", "enter"), ("Say go", "go"), ("Correct a card", Screen.CORRECT), ("Add points", Screen.POINTS),
+    ("History", Screen.HISTORY), ("Scores", Screen.SCOREBOARD), ("New game", Screen.NEW_GAME),
+    ("Back to the game", "back"))
 
 
 @dataclass
@@ -27,7 +31,7 @@ class Controller:
     ``new-game`` (the players choose the next game's options) and ``abandon`` (confirm leaving a game)."""
 
     referee: Referee
-    screen: str = ""
+    screen: Screen = Screen.GAME
     selected: int = 0
     correction: CorrectionView | None = None
     claim_value: int = 0
@@ -46,23 +50,23 @@ class Controller:
     # --- views ---------------------------------------------------------------------------------------------------
     def overlay(self, messages: tuple[Message, ...]) -> MenuView | CorrectionView | None:
         """The view to draw instead of the table view, if any."""
-        if self.screen == "menu":
+        if self.screen == Screen.MENU:
             return MenuView("Menu", tuple(MenuItem(label, key=key) for label, key in MENU), self.selected,
                             messages=messages)
-        if self.screen == "new-game" and self.choices is not None:
+        if self.screen == Screen.NEW_GAME and self.choices is not None:
             return new_game_view(self.choices, self.selected, messages, typing=self.typing)
-        if self.screen == "abandon" and self.choices is not None:
+        if self.screen == Screen.ABANDON and self.choices is not None:
             return abandon_view(self.choices, self.in_progress(), self.selected, messages)
-        if self.screen == "correct" and self.correction is not None:
+        if self.screen == Screen.CORRECT and self.correction is not None:
             return replace(self.correction, messages=messages)
-        if self.screen == "points":
+        if self.screen == Screen.POINTS:
             if self.points_side is None:
                 items = tuple(MenuItem(side.name, str(side.front), str(i)) for i, side in enumerate(self.state.sides))
                 return MenuView("Add points to which side?", items, self.selected, messages=messages)
             side = self.state.sides[self.points_side]
             return MenuView(f"Points for {side.name}", (MenuItem("Points", f"{self.claim_value:+d}", "points"),), 0,
                             hint="Next/Prev: change   OK: add   Menu: cancel", messages=messages)
-        if self.screen == "question" and self.referee.questions:
+        if self.screen == Screen.QUESTION and self.referee.questions:
             q = self.referee.questions[0]
             if q.kind == "claim":
                 items = (MenuItem("Claimed count", str(self.claim_value), "claim"),)
@@ -72,32 +76,36 @@ class Controller:
                             self.selected, messages=messages)
         return None
 
-    def table_screen(self) -> str:
+    def table_screen(self) -> Screen:
         """The table screen to show (``history``, ``score``: one score opened, ``scoreboard``), or ``""``."""
-        return self.screen if self.screen in ("history", "score", "scoreboard") else ""
+        return self.screen if self.screen in (Screen.HISTORY, Screen.SCORE, Screen.SCOREBOARD) else Screen.GAME
 
     # --- commands ------------------------------------------------------------------------------------------------
     def handle(self, command: ScreenCommand) -> list:
         """Act on one command; returns the referee's decisions (for the log, the board and the speech)."""
         action = command.action
-        if action is Action.UNDO and self.screen in ("", "scoreboard"):
+        if action is Action.UNDO and self.screen in (Screen.GAME, Screen.SCOREBOARD):
             return self.referee.undo()
-        if action is Action.REDO and self.screen in ("", "scoreboard"):
+        if action is Action.REDO and self.screen in (Screen.GAME, Screen.SCOREBOARD):
             return self.referee.redo()
-        handler = getattr(self, f"_on_{self.screen or 'game'}".replace("-", "_"), self._on_game)
-        return handler(command)
+        handlers: dict[Screen, Callable[[ScreenCommand], list]] = {
+            Screen.GAME: self._on_game, Screen.MENU: self._on_menu, Screen.QUESTION: self._on_question,
+            Screen.CORRECT: self._on_correct, Screen.POINTS: self._on_points, Screen.HISTORY: self._on_history,
+            Screen.SCORE: self._on_score, Screen.SCOREBOARD: self._on_scoreboard, Screen.NEW_GAME: self._on_new_game,
+            Screen.ABANDON: self._on_abandon}
+        return handlers[self.screen](command)  # every screen has its handler: a missing one fails here, loudly
 
     def _on_game(self, command: ScreenCommand) -> list:
         action = command.action
         if action is Action.MENU:
-            self._go("menu")
-        elif action is Action.OK and self.state.phase == "over":  # the game-over screen: "OK: new game"
+            self._go(Screen.MENU)
+        elif action is Action.OK and self.state.phase == Phase.OVER:  # the game-over screen: "OK: new game"
             self.open_new_game()
         elif action is Action.GO:
             return self.referee.go()
         elif action is Action.OK:
             if self.referee.questions:
-                self._go("question")
+                self._go(Screen.QUESTION)
                 self.claim_value = 0
             elif self.manual and self.referee.expected_zone() is not None:
                 self._start_entry()
@@ -106,19 +114,19 @@ class Controller:
         elif action is Action.SELECT and command.card is not None:
             self._start_correction(command.card)
         elif action in (Action.NEXT, Action.PREV) and self.referee.questions:
-            self._go("question")
+            self._go(Screen.QUESTION)
         return []
 
     def _on_scoreboard(self, command: ScreenCommand) -> list:
         if command.action in (Action.MENU, Action.OK):
-            self._go("")
+            self._go(Screen.GAME)
             return []
         return self._on_game(command)
 
     def _on_menu(self, command: ScreenCommand) -> list:
         action = command.action
         if action is Action.MENU:
-            self._go("")
+            self._go(Screen.GAME)
         elif action in (Action.NEXT, Action.PREV):
             self.selected = (self.selected + (1 if action is Action.NEXT else -1)) % len(MENU)
         elif action is Action.SELECT and command.index is not None:
@@ -126,36 +134,36 @@ class Controller:
             return self._on_menu(ScreenCommand(Action.OK))
         elif action in (Action.OK, Action.GO):
             key = MENU[self.selected][1]
-            if key == "correct":
+            if key == Screen.CORRECT:
                 self._start_correction(None)
             elif key == "enter":
                 self._start_entry()
             elif key == "go":
-                self._go("")
+                self._go(Screen.GAME)
                 return self.referee.go()
-            elif key == "points":
+            elif key == Screen.POINTS:
                 self.points_side, self.claim_value = None, 0
-                self._go("points")
-            elif key == "new-game":
+                self._go(Screen.POINTS)
+            elif key == Screen.NEW_GAME:
                 self.open_new_game()
             elif key == "back":
-                self._go("")
+                self._go(Screen.GAME)
             else:
-                self._go(key)
+                self._go(Screen(key))  # history, scoreboard
         return []
 
     def _on_history(self, command: ScreenCommand) -> list:
         action = command.action
         scores = self.state.scores
         if action is Action.MENU or (action is Action.OK and not scores):
-            self._go("")
+            self._go(Screen.GAME)
         elif action in (Action.NEXT, Action.PREV) and scores:
             self._step_score(action)
         elif action is Action.SELECT and command.index is not None and scores:  # a touch opens the score
             self.selected = max(0, min(len(scores) - 1, command.index))
-            self.screen = "score"
+            self.screen = Screen.SCORE
         elif action in (Action.OK, Action.GO) and scores:
-            self.screen = "score"  # the chosen score opened: its cards and breakdown (``selected`` is kept)
+            self.screen = Screen.SCORE  # the chosen score opened: its cards and breakdown (``selected`` is kept)
         elif action is Action.UNDO and scores:
             return self.undo_score(self.selected)
         return []
@@ -164,14 +172,14 @@ class Controller:
         """One score of the history opened: Next/Prev show the scores either side, OK or Menu go back."""
         action = command.action
         if not self.state.scores:
-            self._go("")
+            self._go(Screen.GAME)
         elif action in (Action.MENU, Action.OK, Action.GO) or (action is Action.SELECT and command.target != "text"):
-            self.screen = "history"
+            self.screen = Screen.HISTORY
         elif action in (Action.NEXT, Action.PREV):
             self._step_score(action)
         elif action is Action.UNDO:
             out = self.undo_score(self.selected)
-            self.screen = "history"
+            self.screen = Screen.HISTORY
             return out
         return []
 
@@ -191,7 +199,7 @@ class Controller:
     def open_new_game(self, choices: GameChoices | None = None) -> None:
         """Show the new-game screen, proposing ``choices`` (by default the set-up of the game being played)."""
         self.choices = choices or GameChoices.from_game(self.state)
-        self._go("new-game")
+        self._go(Screen.NEW_GAME)
 
     def _on_new_game(self, command: ScreenCommand) -> list:
         action = command.action
@@ -212,7 +220,7 @@ class Controller:
                 self._leave_new_game()
             elif key == "start":
                 if self.in_progress():
-                    self._go("abandon")  # "keep playing" is chosen first
+                    self._go(Screen.ABANDON)  # "keep playing" is chosen first
                 else:
                     self._start_chosen()
             else:
@@ -263,7 +271,7 @@ class Controller:
 
     def _leave_new_game(self) -> None:
         self.choices, self.typing = None, False
-        self._go("")
+        self._go(Screen.GAME)
 
     def undo_score(self, newest_first_index: int) -> list:
         """Take back the chosen score of the history (newest first) and everything after it."""
@@ -285,7 +293,7 @@ class Controller:
     def _on_points(self, command: ScreenCommand) -> list:
         action = command.action
         if action is Action.MENU:
-            self._go("")
+            self._go(Screen.GAME)
             return []
         step = 1 if action is Action.NEXT else -1
         if self.points_side is None:
@@ -302,20 +310,20 @@ class Controller:
             return []
         if action in (Action.OK, Action.GO):
             side, points = self.points_side, self.claim_value
-            self._go("")
+            self._go(Screen.GAME)
             if points:
                 return self.referee.correction(side, points, "entered by hand")
         return []
 
     def _on_question(self, command: ScreenCommand) -> list:
         if not self.referee.questions:
-            self._go("")
+            self._go(Screen.GAME)
             return []
         q: Question = self.referee.questions[0]
         action = command.action
         if action is Action.MENU:
             self.referee.questions.remove(q)
-            self._go("" if not self.referee.questions else "question")
+            self._go(Screen.QUESTION if self.referee.questions else Screen.GAME)
             return []
         if q.kind == "claim":
             if action in (Action.NEXT, Action.PREV):
@@ -324,7 +332,7 @@ class Controller:
             if action in (Action.OK, Action.GO):
                 value, self.claim_value = self.claim_value, 0
                 out = self.referee.answer(q, value)
-                self._go("question" if self.referee.questions else "")
+                self._go(Screen.QUESTION if self.referee.questions else Screen.GAME)
                 return out
             return []
         choices = q.choices or ("dismiss",)
@@ -344,7 +352,7 @@ class Controller:
         out = self.referee.answer(q, answer)
         if q in self.referee.questions:
             self.referee.questions.remove(q)
-        self._go("question" if self.referee.questions else "")
+        self._go(Screen.QUESTION if self.referee.questions else Screen.GAME)
         return out
 
     # --- corrections -------------------------------------------------------------------------------------------
@@ -366,24 +374,24 @@ class Controller:
         else:
             self.notes.append("no card to correct yet")
             return
-        self._go("correct")
+        self._go(Screen.CORRECT)
 
     def _start_entry(self) -> None:
         last = self.correction.choice if self.correction is not None and self.correction.mode == "enter" else None
         self.correction = CorrectionView("enter", rank=last.rank if last else 1, suit=last.suit if last else "C",
                                          field="rank", title=self.referee.entry_title())
-        self._go("correct")
+        self._go(Screen.CORRECT)
 
     def _on_correct(self, command: ScreenCommand) -> list:
         view = self.correction
         action = command.action
         if view is None or action is Action.MENU:
             self.correction = None
-            self._go("")
+            self._go(Screen.GAME)
             return []
         if view.mode == "enter" and action is Action.GO:  # "go" instead of a card during the play
             out = self.referee.go()
-            self._start_entry() if self.referee.expected_zone() else self._go("")
+            self._start_entry() if self.referee.expected_zone() else self._go(Screen.GAME)
             return out
         if action is Action.SELECT and command.target in ("rank", "suit") and command.index is not None:
             if command.target == "rank":
@@ -417,18 +425,18 @@ class Controller:
                 out = self.referee.enter_card(new)
                 if self.referee.questions or self.referee.expected_zone() is None:
                     self.correction = None
-                    self._go("question" if self.referee.questions else "")
+                    self._go(Screen.QUESTION if self.referee.questions else Screen.GAME)
                 else:
                     self._start_entry()
                 return out
             self.correction = None
-            self._go("")
+            self._go(Screen.GAME)
             if new == view.card:
                 return []
             return self.referee.replace_card(view.card, new)
         return []
 
-    def _go(self, screen: str) -> None:
+    def _go(self, screen: Screen) -> None:
         self.screen = screen
         self.selected = 0
 

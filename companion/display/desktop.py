@@ -27,6 +27,7 @@ from typing import Any
 import pygame
 
 from ..cards import Card
+from ..table import Screen
 from .draw import BG, DIM, FG, PANEL, Canvas, Drawn, text_size
 from .input import Action, ScreenCommand, command_at, command_for_event
 from .layout import Layout
@@ -304,7 +305,7 @@ def open_window(status_size: tuple[int, int], *, fullscreen: bool | None = None,
     if app is None:
         return DesktopDisplay(size)
     return DesktopDisplay(size, feed=lambda: app_feed(app),
-                          typing=lambda: getattr(app.controller, "screen", "") == "new-game")
+                          typing=lambda: getattr(app.controller, "screen", "") == Screen.NEW_GAME)
 
 
 def zone_label(zone: str, players: tuple[str, ...]) -> str:

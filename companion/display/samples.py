@@ -16,6 +16,7 @@ from ..rules.events import Correction, Deal, Discard, Go, NewGame, Play, Show, S
 from ..rules.game import Game
 from ..rules.play import LIMIT
 from ..rules.variants import Options
+from ..table import Phase
 from .menus import calibration_menu, new_game_menu, settings_menu
 from .newgame import GameChoices, abandon_view, new_game_view
 from .view import (CAMERA_LOST, LED_UNAVAILABLE, CameraView, CorrectionView, SeenCard, ZoneView, card_seen_twice,
@@ -42,7 +43,7 @@ def _play_out(game: Game, kept: list[list[Card]], stop_after: int | None = None)
     ``stop_after`` cards)."""
     left = [list(k) for k in kept]
     played = 0
-    while game.state.phase == "play" and (stop_after is None or played < stop_after):
+    while game.state.phase == Phase.PLAY and (stop_after is None or played < stop_after):
         seat = game.state.turn
         fits = [c for c in left[seat] if game.state.count + c.value <= LIMIT]
         if fits:
@@ -72,7 +73,7 @@ def game_29(start: tuple[int, int] = (0, 0), *, claimed: int | None = None) -> G
     game = new_game(muggins=claimed is not None, start=start)
     kept = _hand(game, *HAND_29)
     _play_out(game, kept)
-    if game.state.phase == "show":
+    if game.state.phase == Phase.SHOW:
         game.apply(Show(1, tuple(kept[1]), claimed))
     return game
 
@@ -111,7 +112,7 @@ def scripted_states(variant: str, names: tuple[str, ...], seed: int = 7):
     best = None
     for event in script_game(variant, names, decks):
         game.apply(event)
-        if game.state.phase == "play" and (best is None or len(game.state.series) >= len(best.series)):
+        if game.state.phase == Phase.PLAY and (best is None or len(game.state.series) >= len(best.series)):
             best = game.state
     return best, game.state
 

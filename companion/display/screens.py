@@ -23,6 +23,7 @@ from .draw import (ACCENT, BG, DIM, ERROR, FG, OK_GREEN, PANEL, PANEL_HI, WARN, 
                    draw_marker, draw_suit, line_height, panel, text_size, wrap_lines)
 from .layout import Layout
 from .view import (PHASE_TITLES, CameraView, CorrectionView, MenuView, Message, ShowView, SideView, TableView)
+from ..table import Phase
 
 SCREENS = ("scoreboard", "play", "show", "history", "score", "game over")
 
@@ -31,11 +32,11 @@ def screen_for(view: TableView) -> str:
     """The screen a table view asks for: its ``screen`` if set, else the one for its phase."""
     if view.screen:
         return view.screen
-    if view.phase == "over":
+    if view.phase == Phase.OVER:
         return "game over"
-    if view.phase == "play":
+    if view.phase == Phase.PLAY:
         return "play"
-    if view.phase == "show" and view.show is not None:
+    if view.phase == Phase.SHOW and view.show is not None:
         return "show"
     return "scoreboard"
 
@@ -158,8 +159,8 @@ def draw_scoreboard(surface: pygame.Surface, view: TableView) -> Drawn:
     footer = pygame.Rect(area.x, area.bottom - footer_h, area.w, footer_h)
     phase = PHASE_TITLES.get(view.phase, view.phase.capitalize())
     parts = [phase]
-    if view.turn and view.phase not in ("over",):
-        parts.append(f"{view.turn} to play" if view.phase == "play" else f"{view.turn} next")
+    if view.turn and view.phase != Phase.OVER:
+        parts.append(f"{view.turn} to play" if view.phase == Phase.PLAY else f"{view.turn} next")
     if view.variant and not lay.compact:
         parts.append(f"{view.variant} to {view.target}")
     canvas.text("  ·  ".join(parts), (footer.centerx, footer.centery), footer_size, DIM, anchor="center",

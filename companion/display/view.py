@@ -20,6 +20,7 @@ from typing import Any
 
 from ..cards import Card, parse_cards
 from ..rules.words import number_words
+from ..table import Phase, Screen
 
 Colour = tuple[int, int, int]
 
@@ -394,7 +395,7 @@ def _crib_owner(state: Any, entry: Any) -> int | None:
             return getattr(s, "seat", None)
     dealer = getattr(state, "dealer", None)
     players = len(_names(state)) or 1
-    if dealer is not None and getattr(state, "phase", "") != "show":
+    if dealer is not None and getattr(state, "phase", "") != Phase.SHOW:
         return (dealer - 1) % players
     return dealer
 
@@ -450,7 +451,7 @@ def view_from_state(state: Any, *, colours: Sequence[Colour] | None = None, game
     lines = options.skunk_lines(target) if hasattr(options, "skunk_lines") else (
         target - 31, target - 61 if target > 61 else None)
     show = _show_from_state(state)
-    if screen == "score" and history:  # one score of the history opened
+    if screen == Screen.SCORE and history:  # one score of the history opened
         show = score_detail(history[max(0, min(selected, len(history) - 1))])
     return TableView(
         sides=tuple(sides), phase=str(getattr(state, "phase", "")), target=target,
