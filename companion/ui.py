@@ -16,7 +16,7 @@ from .display.newgame import GameChoices, abandon_view, new_game_view
 from .display.view import CorrectionView, MenuItem, MenuView, Message
 from .referee import Question, Referee
 from .rules.events import NewGame
-from .table import Phase, Screen
+from .table import Phase, QuestionKind, Screen
 
 MENU: tuple[tuple[str, str], ...] = (
     ("Enter a card", "enter"), ("Say go", "go"), ("Correct a card", Screen.CORRECT), ("Add points", Screen.POINTS),
@@ -68,7 +68,7 @@ class Controller:
                             hint="Next/Prev: change   OK: add   Menu: cancel", messages=messages)
         if self.screen == Screen.QUESTION and self.referee.questions:
             q = self.referee.questions[0]
-            if q.kind == "claim":
+            if q.kind == QuestionKind.CLAIM:
                 items = (MenuItem("Claimed count", str(self.claim_value), "claim"),)
                 return MenuView(q.text, items, 0, hint="Next/Prev: change   OK: confirm", messages=messages)
             choices = q.choices or ("dismiss",)
@@ -325,7 +325,7 @@ class Controller:
             self.referee.questions.remove(q)
             self._go(Screen.QUESTION if self.referee.questions else Screen.GAME)
             return []
-        if q.kind == "claim":
+        if q.kind == QuestionKind.CLAIM:
             if action in (Action.NEXT, Action.PREV):
                 self.claim_value = max(0, min(29, self.claim_value + (1 if action is Action.NEXT else -1)))
                 return []
@@ -348,7 +348,7 @@ class Controller:
             self.referee.questions.remove(q)
             self._start_correction(Card.parse(q.card))
             return []
-        answer = self.selected if q.kind == "whose-card" else choice
+        answer = self.selected if q.kind == QuestionKind.WHOSE_CARD else choice
         out = self.referee.answer(q, answer)
         if q in self.referee.questions:
             self.referee.questions.remove(q)

@@ -132,3 +132,40 @@ def test_the_check_sees_a_forbidden_import_even_inside_a_function():
     assert violations(show, lazy) == ["companion.rules.show:2 imports companion.store",
                                       "companion.rules.show:3 imports companion.vision"]
     assert violations(PACKAGE / "app.py", lazy) == []
+
+
+VOCABULARY_OWNERS = {"companion.table", "companion.rules.phases"}
+NAMED = {"phase", "screen", "zone", "kind", "from_zone"}
+
+
+def vocabulary() -> set[str]:
+    from companion import table
+
+    words = {str(w) for enum in (table.Zone, table.Change, table.Phase, table.Screen, table.QuestionKind) for w in enum}
+    return (words | {"seat1", "seat2", "seat3", "seat4"}) - {""}
+
+
+def literal_comparisons(path: Path) -> list[str]:
+    """``x.phase == "play"``, ``zone in ("crib", "deck")``: a phase, screen, zone or change kind compared with a
+    string literal instead of the table vocabulary's names."""
+    tree = ast.parse(path.read_text(), str(path))
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        named = any((isinstance(s, ast.Attribute) and s.attr in NAMED) or (isinstance(s, ast.Name) and s.id in NAMED)
+                    for s in sides)
+        literals = [c for s in sides for c in ([s] if isinstance(s, ast.Constant) else
+                                              s.elts if isinstance(s, (ast.Tuple, ast.List, ast.Set)) else [])
+                    if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+        literals = [c for c in literals if c.value in vocabulary()]
+        if named and literals:
+            out.append(f"{module_name(path)}:{node.lineno} compares with {literals[0].value!r}")
+    return out
+
+
+def test_no_table_name_is_compared_as_a_string_literal():
+    """Zones, phases, change kinds and screens are named by companion.table (issue 13), so a typo fails at import."""
+    wrong = [w for p in SOURCES if module_name(p) not in VOCABULARY_OWNERS for w in literal_comparisons(p)]
+    assert not wrong, "; ".join(wrong)
