@@ -147,7 +147,8 @@ class Referee:
         seat = zone_seat(zone)
         if seat is not None and seat < len(self.state.players):
             return f"{self.state.players[seat]}'s row"
-        return {Zone.STARTER: "the starter spot", Zone.CRIB: "the crib", Zone.DECK: "the deck"}.get(zone, zone)
+        places: dict[str, str] = {Zone.STARTER: "the starter spot", Zone.CRIB: "the crib", Zone.DECK: "the deck"}
+        return places.get(zone, zone)
 
     def catch_up(self) -> list[Decision]:
         """What a resumed game can decide without a new sighting: a restart in the show (a power cut between two
@@ -181,7 +182,7 @@ class Referee:
         # the table moves faster than the tracker is sure of it: cards seen before the game expected them
         if s.phase == Phase.DEAL and self.early_starter is not None:
             card, self.early_starter, self.early_starter_at = self.early_starter, None, float("inf")
-            return self._try([Deal(), Starter(card)], f"new hand: {s.players[s.dealer]} deals; the starter is {card}")
+            return self._try([Deal(), Starter(card)], f"new hand: {s.seat_name(s.dealer)} deals; the starter is {card}")
         if s.phase == Phase.PLAY and self.early_plays:
             out: list[Decision] = []
             early, self.early_plays = sorted(self.early_plays, key=lambda e: e[0]), []
@@ -337,7 +338,7 @@ class Referee:
                 self._ask(Question(QuestionKind.CONFLICT, "A tie for lowest: cut again"))
             return out
         if s.phase == Phase.DEAL:
-            dealer = s.players[s.dealer]
+            dealer = s.seat_name(s.dealer)
             return self._try([Deal(), Starter(card)], f"new hand: {dealer} deals; the starter is {card}")
         if s.phase == Phase.DISCARD:
             return self._try([Starter(card)], f"the starter is {card}")
@@ -401,6 +402,8 @@ class Referee:
                 trial.state.turn == seat and trial.state.count + card.value <= 31):
             if trial.state.count <= 21 or len(goes) > 8:
                 break
+            if trial.state.turn is None:
+                break
             go = Go(trial.state.turn, inferred=True)
             trial.apply(go)
             goes.append(go)
@@ -428,8 +431,10 @@ class Referee:
         if s.phase != Phase.PLAY or s.count == 0:
             return []
         trial = _fork(self.game)
-        goes = []
+        goes: list[Go] = []
         while trial.state.phase == Phase.PLAY and trial.state.count > 21 and trial.state.count != 0 and len(goes) < 8:
+            if trial.state.turn is None:
+                break
             go = Go(trial.state.turn, inferred=True)
             trial.apply(go)
             goes.append(go)
@@ -468,8 +473,10 @@ class Referee:
         if zone == Zone.STARTER:
             return "The starter"
         if zone == Zone.CRIB:
-            return f"{s.players[s.dealer]}'s crib: card {len(self.crib_cards) + 1}"
+            return f"{s.seat_name(s.dealer)}'s crib: card {len(self.crib_cards) + 1}"
         seat = zone_seat(zone)
+        if seat is None:
+            return "No card is expected now"
         if s.phase == Phase.PLAY:
             return f"{s.players[seat]} plays (count {s.count})"
         known = len(s.played[seat]) + len(self.show_cards.get(seat, []))
@@ -487,25 +494,28 @@ class Referee:
         out: list[Decision] = []
         while self.state.phase == Phase.SHOW and not self.paused:
             s = self.state
-            if s.hand != self._hand:
+            v = s.variant
+            if s.hand != self._hand or v is None:
                 break
             nxt = s.next_show
+            event: Crib | Show
             if nxt is None:
                 known = [c for d in s.discards for c in d]
                 cards = known + [c for c in self.crib_cards if c not in known]
-                if len(cards) < s.variant.crib_size:
+                if len(cards) < v.crib_size:
                     break
-                event = Crib(tuple(cards[:s.variant.crib_size]), self.claims.get(None))
-                who = f"{s.players[s.dealer]}'s crib"
+                event = Crib(tuple(cards[:v.crib_size]), self.claims.get(None))
+                who = f"{s.seat_name(s.dealer)}'s crib"
             else:
                 cards = list(s.played[nxt]) + [c for c in self.show_cards.get(nxt, []) if c not in s.played[nxt]]
-                if len(cards) < s.variant.hand_size:
+                if len(cards) < v.hand_size:
                     break
-                event = Show(nxt, tuple(cards[:s.variant.hand_size]), self.claims.get(nxt))
+                event = Show(nxt, tuple(cards[:v.hand_size]), self.claims.get(nxt))
                 who = f"{s.players[nxt]}'s hand"
             if s.options.muggins and event.claimed is None:
                 seat = s.dealer if nxt is None else nxt
-                self._ask(Question(QuestionKind.CLAIM, f"How many does {s.players[seat]} claim for {who}?", seat=seat))
+                self._ask(Question(QuestionKind.CLAIM, f"How many does {s.seat_name(seat)} claim for {who}?",
+                                   seat=seat))
                 break
             trial = _fork(self.game)
             try:
@@ -539,6 +549,8 @@ class Referee:
             self.paused = False
             return self._count_show()
         if s.phase != Phase.PLAY:
+            return []
+        if s.turn is None:
             return []
         return self._try([Go(s.turn)], f"{s.players[s.turn]} says go")
 
@@ -590,9 +602,10 @@ class Referee:
         if question in self.questions:
             self.questions.remove(question)
         self.prune_questions()
-        if question.kind == QuestionKind.WHOSE_CARD and isinstance(choice, int):
+        if question.kind == QuestionKind.WHOSE_CARD and isinstance(choice, int) and question.card is not None:
             return self._seat_row(choice, Card.parse(question.card))
-        if question.kind == QuestionKind.MUGGINS and choice == "take":
+        if question.kind == QuestionKind.MUGGINS and choice == "take" and question.seat is not None \
+                and question.points is not None:
             return self._try([Muggins(question.seat, question.points)],
                              f"muggins: {self.state.players[question.seat]} takes {question.points}")
         if question.kind == QuestionKind.CLAIM and isinstance(choice, int):

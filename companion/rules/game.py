@@ -111,7 +111,10 @@ class GameState:
     def side_of(self, seat: int) -> int:
         return self.variant.side_of(seat) if self.variant else seat
 
-    def seat_name(self, seat: int) -> str:
+    def seat_name(self, seat: int | None) -> str:
+        """The player at ``seat``, in words ("nobody" for no seat)."""
+        if seat is None:
+            return "nobody"
         return self.players[seat] if 0 <= seat < len(self.players) else f"seat {seat}"
 
     @property
