@@ -1,7 +1,7 @@
 """Measure a card reader on every real photo set in ../shared/data/real-photos: cards found, misread, unknown.
 
     python -m tools.eval_real [--reader old|new] [--sets webcam-single,cardcounter] [--part heldout|train|all]
-                              [--sample N] [--data ../shared/data] [-v]
+                              [--sample N] [--data ../shared/data] [--model corners.onnx] [-v]
 
 Sets: ``webcam-single`` (one card a photo), ``table-overlap`` (fanned hands), ``card-faces`` (flattened faces that
 fill their photo, read as they are), ``card-faces+border`` (the same on a 160 px dark border) and ``cardcounter``
@@ -115,8 +115,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--part", default="heldout", choices=("heldout", "train", "all"))
     ap.add_argument("--sample", type=int, default=0, help="read only about N photos of each set (evenly spread)")
     ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--model", type=Path, help="the detector's ONNX file (default: the committed one)")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
+    if a.model:
+        from companion.vision import detector
+
+        detector.MODEL = a.model
     mod, _, fn = READERS.get(a.reader, a.reader).partition(":")
     try:
         read = getattr(importlib.import_module(mod), fn or "recognize")

@@ -1,4 +1,4 @@
-"""``companion read IMAGE... [--json] [--annotate OUT.png]``: read the cards in photos from the command line.
+"""``companion read IMAGE... [--json] [--annotate OUT.png] [--detector | --no-detector]``: read the cards in photos from the command line.
 
 The lead's ``companion/cli.py`` wires it in with ``read_cmd.add_parser(subparsers)`` and calls ``run(args)``.
 """
@@ -24,6 +24,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object per image")
     p.add_argument("--annotate", metavar="OUT.png", type=Path,
                    help="write the image with each card outlined and labelled (with several images: OUT-1.png, ...)")
+    p.add_argument("--detector", action=argparse.BooleanOptionalAction, default=None,
+                   help="also find index corners with the learned detector (default: reader.USE_DETECTOR)")
     p.set_defaults(func=run)
     return p
 
@@ -59,7 +61,7 @@ def run(args) -> int:
             status = 1
             continue
         t = time.perf_counter()
-        found = recognize(frame)
+        found = recognize(frame, detector=getattr(args, "detector", None))
         ms = (time.perf_counter() - t) * 1000
         if args.json:
             print(json.dumps({"image": str(name), "cards": [d.to_json() for d in found], "ms": round(ms, 1)}))
