@@ -84,3 +84,12 @@ def test_the_cardcounter_split_is_fixed_by_photo_name():
     assert all(part == eval_real.split_part(name) for name, part in split.items())
     held = sum(part == "heldout" for part in split.values())
     assert 0.28 < held / len(split) < 0.38
+
+
+def test_the_reader_reads_a_card_that_fills_the_photo():
+    """`companion read` on a photo of one card and nothing else (no table round it) names the card; before the
+    detector it found nothing there."""
+    from companion.vision import recognize
+
+    img = cv2.imread(str(FACES / "7H.jpg"))
+    assert named(recognize(img)) == ["7H"]

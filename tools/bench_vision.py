@@ -116,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--sample", type=int, default=0, help="read only about N single-card photos per folder")
     ap.add_argument("--speed-only", action="store_true", help="only the speed table")
-    ap.add_argument("--detector", action="store_true", help="time detector.recognize (the learned corner finder)")
+    ap.add_argument("--detector", action=argparse.BooleanOptionalAction, default=None,
+                    help="time the reader with / without the learned corner finder (default: reader.USE_DETECTOR)")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args([] if argv is None else argv)  # called as a function (make bench): the defaults
     photos = a.data / "real-photos"
@@ -137,12 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n| speed, 1280x720 frame, 8 cards, one core | median ms | p95 ms | CPU median ms | CPU p95 ms |"
           " x reference |")
     print("|---|---|---|---|---|---|")
-    if a.detector:
-        from companion.vision import detector
-
-        results = speed(read=detector.recognize)
-    else:
-        results = speed()
+    results = speed(read=lambda frame: recognize(frame, detector=a.detector))
     for layout, what in (("spread", "8 cards apart"), ("row", "8 cards overlapping in a row")):
         s = results[layout]
         print(f"| {what} | {s['median']:.1f} | {s['p95']:.1f} | {s['cpu_median']:.1f} | {s['cpu_p95']:.1f} |"

@@ -70,9 +70,11 @@ def heat_map(img: np.ndarray, net=None) -> tuple[np.ndarray, np.ndarray, float]:
     return heat.astype(np.float32), size.astype(np.float32), s
 
 
-def find_corners(img: np.ndarray, model: GlyphModel, net=None) -> list[tuple[str, float, np.ndarray, np.ndarray]]:
+def find_corners(img: np.ndarray, model: GlyphModel, net=None,
+                 known: list[np.ndarray] = ()) -> list[tuple[str, float, np.ndarray, np.ndarray]]:
     """Index corners the network marks in ``img`` and the corner search names: (code, confidence, the index box's
-    4 corners, the rank's centre), in frame coordinates; one read per code, none where two names clash."""
+    4 corners, the rank's centre), in frame coordinates; one read per code, none where two names clash. A marked
+    patch whose centre lies inside one of the ``known`` polygons (cards already named) is not read again."""
     heat, size, s = heat_map(img, net)
     # the cells of one corner, joined across small gaps (a weak cell between two sure ones)
     loose = cv2.dilate((heat > LOOSE).astype(np.uint8), np.ones((3, 3), np.uint8))
@@ -88,6 +90,9 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None) -> list[tuple[str
             continue
         # the corner's size: as the network says, or at least the narrow side of the marked patch (a row of
         # corners along a fan is one long patch, one corner wide)
+        middle = ((cx + cw / 2) * cell, (cy + chh / 2) * cell)
+        if any(cv2.pointPolygonTest(p, middle, False) >= 0 for p in known):
+            continue  # read already (reading it again costs most of the time this step takes)
         side = max(float(np.median(size[mine])), 0.8 * min(cw, chh) * cell)
         if side < 8:
             continue
@@ -141,7 +146,13 @@ def add_corners(img: np.ndarray, dets: list[Detection], model: GlyphModel) -> li
     named = {d.card for d in dets if d.card != UNKNOWN}
     polys = [(d, np.float32(d.corners)) for d in dets]
     extra = []
-    for code, conf, pts, centre in find_corners(img, model):
+    known = []
+    for d, p in polys:
+        if d.card == UNKNOWN:
+            continue
+        c = p.mean(0)
+        known.append(p if d.whole_card else c + (p - c) * 1.5)  # an index box read: a little round it too
+    for code, conf, pts, centre in find_corners(img, model, known=known):
         if code in named or conf < ACCEPT:
             continue
         inside = [d for d, p in polys if cv2.pointPolygonTest(p, (float(centre[0]), float(centre[1])), False) >= 0]

@@ -150,7 +150,7 @@ def _card(frame: np.ndarray, corners: np.ndarray, reads: list) -> Detection | No
 
 
 #: Whether :func:`recognize` also looks for index corners with the learned detector (``detector.py``).
-USE_DETECTOR = False
+USE_DETECTOR = True
 
 
 def recognize(frame, *, model: GlyphModel | None = None, detector: bool | None = None) -> list[Detection]:
