@@ -30,9 +30,16 @@ from companion.vision.detection import BACK, UNKNOWN
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 SPLIT = Path(__file__).resolve().parent / "cardcounter_split.tsv"
-READERS = {"old": "companion.vision.reader:recognize", "new": "companion.vision.detector:recognize"}
+READERS = {"old": "tools.eval_real:old_reader", "new": "companion.vision.detector:recognize"}
 RANKS, SUITS = "A23456789TJQK", "CDHS"
 SUBSETS = ("webcam-table", "phone-novelty-deck", "phone-closeup", "webcam-held")
+
+
+def old_reader(frame):
+    """The reader without the learned corner finder (as before issue 14)."""
+    from companion.vision.reader import recognize
+
+    return recognize(frame, detector=False)
 
 
 def split_part(name: str) -> str:
