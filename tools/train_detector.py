@@ -3,7 +3,7 @@
     pip install -e '.[train]'          # torch==2.13.0, CPU build
     nice -n 19 python -m tools.train_detector [--steps 2400] [--out companion/vision/models/corners.onnx]
 
-A small fully convolutional network (about 60k weights) looks at a frame scaled to at most 640 px and gives, at a
+A small fully convolutional network (174k weights) looks at a frame scaled to at most 640 px and gives, at a
 quarter of its resolution, two maps: where an index corner (rank over suit) is, and how big it is (its longer
 side, as a log). Training is seeded (numpy and torch seed 14), runs on one thread and saves a checkpoint every 250
 steps in build/detector/ (an interrupted run resumes from it). Batches of 12 crops, 256x256: half synthetic scenes
