@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 IS_PI := $(shell grep -qsi 'raspberry pi' /proc/device-tree/model && echo 1)
 VENV_FLAGS := $(if $(IS_PI),--system-site-packages,)
 
-.PHONY: run test test-fast lint docs bench screenshots model install-service clean test-pi-libs setup pi-smoke
+.PHONY: run test test-fast lint docs bench screenshots model detector install-service clean test-pi-libs setup pi-smoke
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
@@ -128,3 +128,9 @@ model: $(STAMP)
 		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq kdegames-card-data-kf5 gnome-cards-data librsvg2-bin; }
 	$(BIN)/python -m tools.render_decks build/decks
 	$(BIN)/python -m tools.train_vision --decks build/decks
+
+# The learned index-corner detector (issue 14): torch (CPU) from the `train` extra, seeded, resumable from
+# build/detector/checkpoint.pt; writes companion/vision/models/corners.onnx. How: companion/vision/models/README.md.
+detector: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	nice -n 19 $(BIN)/python -m tools.train_detector

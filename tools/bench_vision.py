@@ -78,7 +78,7 @@ def _reference(frame: np.ndarray) -> None:
     cv2.Canny(cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5), 0), 50, 150)
 
 
-def speed(rounds: int = 8, seed: int = 5, layouts=("spread", "row")) -> dict:
+def speed(rounds: int = 8, seed: int = 5, layouts=("spread", "row"), read=None) -> dict:
     """Milliseconds per 1280x720 frame with 8 cards on one core, for each layout (as in synth.render_scene): 10
     scenes each, read ``rounds`` times, the layouts and the reference work interleaved so that a noisy neighbour
     on a shared machine slows all of them alike."""
@@ -86,7 +86,8 @@ def speed(rounds: int = 8, seed: int = 5, layouts=("spread", "row")) -> dict:
     rng = np.random.default_rng(seed)
     scenes = {lay: [synth.render_scene(list(rng.choice(synth.ALL_CARDS, 8, replace=False)), rng=rng,
                                        layout=lay)[0] for _ in range(10)] for lay in layouts}
-    recognize(scenes[layouts[0]][0])  # load the model
+    read = read or recognize
+    read(scenes[layouts[0]][0])  # load the model
     ms = {lay: [] for lay in layouts}
     cpu = {lay: [] for lay in layouts}
     ref = []
@@ -94,7 +95,7 @@ def speed(rounds: int = 8, seed: int = 5, layouts=("spread", "row")) -> dict:
         for k in range(10):
             for lay in layouts:
                 t, c = time.perf_counter(), time.process_time()
-                recognize(scenes[lay][k])
+                read(scenes[lay][k])
                 ms[lay].append((time.perf_counter() - t) * 1000)
                 cpu[lay].append((time.process_time() - c) * 1000)
             t = time.perf_counter()
@@ -114,12 +115,17 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--sample", type=int, default=0, help="read only about N single-card photos per folder")
+    ap.add_argument("--speed-only", action="store_true", help="only the speed table")
+    ap.add_argument("--detector", action=argparse.BooleanOptionalAction, default=None,
+                    help="time the reader with / without the learned corner finder (default: reader.USE_DETECTOR)")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args([] if argv is None else argv)  # called as a function (make bench): the defaults
     photos = a.data / "real-photos"
     print("| set | images/cards | correct / found | wrong / extra | unknown |")
     print("|---|---|---|---|---|")
-    if photos.is_dir():
+    if a.speed_only:
+        pass
+    elif photos.is_dir():
         for name, border in (("webcam-single", 0), ("card-faces", 160)):
             if (photos / name / "LABELS.tsv").exists():
                 r = single_card(photos / name, a.sample, a.verbose, border)
@@ -132,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n| speed, 1280x720 frame, 8 cards, one core | median ms | p95 ms | CPU median ms | CPU p95 ms |"
           " x reference |")
     print("|---|---|---|---|---|---|")
-    results = speed()
+    results = speed(read=lambda frame: recognize(frame, detector=a.detector))
     for layout, what in (("spread", "8 cards apart"), ("row", "8 cards overlapping in a row")):
         s = results[layout]
         print(f"| {what} | {s['median']:.1f} | {s['p95']:.1f} | {s['cpu_median']:.1f} | {s['cpu_p95']:.1f} |"

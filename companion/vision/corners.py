@@ -143,13 +143,14 @@ def _more_looks(first, looks) -> float:
 
 
 def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphModel, read_corners,
-           *, card_width: float | None = None):
+           *, card_width: float | None = None, glyph_range: tuple[int, int] | None = None):
     """Index corners read in ``frame`` where ``stock`` (uint8 mask) marks card stock not yet explained by whole
     cards. ``card_width`` (pixels), when known from whole cards, bounds the glyph size. Returns (code,
     confidence, 4 corners of the index box in frame coordinates, rank centre). A read is kept at the confidence
-    detection.accept_for asks of a card CARD_PER_DIST times as tall as its rank-to-suit distance."""
+    detection.accept_for asks of a card CARD_PER_DIST times as tall as its rank-to-suit distance. ``glyph_range``
+    (pixels) overrides the glyph sizes looked for, which are otherwise guessed from the frame's height."""
     h = frame.shape[0]
-    lo, hi = max(6, h // 120), max(20, h // 12)
+    lo, hi = glyph_range or (max(6, h // 120), max(20, h // 12))
     if card_width:
         lo, hi = max(lo, int(0.05 * card_width)), min(hi, int(0.25 * card_width) + 1)
     comps = ink_components(mn, stock, min_h=lo, max_h=hi)

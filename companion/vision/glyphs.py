@@ -95,8 +95,9 @@ def _norm_patch(mn: np.ndarray, levels, labels: np.ndarray, ids, box, size) -> n
 
 
 #: A rank of two glyphs is a "10": its left glyph, the "1", is at most this wide for its height (0.09-0.33 in
-#: the decks trained on; a "J" is about 0.5).
-ONE_MAX_ASPECT = 0.38
+#: the decks trained on; a "J" is about 0.5) and narrower than ONE_MAX_SHARE of the glyph right of it. (OpenCV 4.6
+#: draws the flagged Hershey "1" of the drawn deck 0.39 wide after blur: at 0.38 its "0" alone was read as Q.)
+ONE_MAX_ASPECT, ONE_MAX_SHARE = 0.45, 0.7
 
 
 def _rank_group(group: list, top: tuple, margin: int) -> list:
@@ -108,9 +109,9 @@ def _rank_group(group: list, top: tuple, margin: int) -> list:
     row = sorted(group, key=lambda c: c[0])
     k = row.index(top)
     narrow = [c[2] <= ONE_MAX_ASPECT * c[3] and c[0] > margin for c in row]
-    if k + 1 < len(row) and narrow[k]:
+    if k + 1 < len(row) and narrow[k] and top[2] <= ONE_MAX_SHARE * row[k + 1][2]:
         return [top, row[k + 1]]
-    if k > 0 and narrow[k - 1]:
+    if k > 0 and narrow[k - 1] and row[k - 1][2] <= ONE_MAX_SHARE * top[2]:
         return [row[k - 1], top]
     return [top]
 

@@ -1,4 +1,4 @@
-"""``companion read IMAGE... [--json] [--annotate OUT.png]``: read the cards in photos from the command line.
+"""``companion read IMAGE... [--json] [--annotate OUT.png] [--detector | --no-detector]``: read the cards in photos from the command line.
 
 The lead's ``companion/cli.py`` wires it in with ``read_cmd.add_parser(subparsers)`` and calls ``run(args)``.
 """
@@ -27,6 +27,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--annotate", metavar="OUT.png", type=Path,
                    help="Write each image with its cards outlined and named (with several images: OUT-1.png, "
                         "OUT-2.png and so on).")
+    p.add_argument("--detector", action=argparse.BooleanOptionalAction, default=None,
+                   help="Also find index corners with the learned detector, or not (default: on, as "
+                        "reader.USE_DETECTOR says).")
     p.set_defaults(func=run)
     return p
 
@@ -78,7 +81,7 @@ def run(args) -> int:
             status = EXIT_BAD_INPUT
             continue
         t = time.perf_counter()
-        found = recognize(frame)
+        found = recognize(frame, detector=getattr(args, "detector", None))
         ms = (time.perf_counter() - t) * 1000
         if args.json:
             print(json.dumps({"image": str(name), "cards": [d.to_json() for d in found], "ms": round(ms, 1)}))

@@ -149,13 +149,28 @@ def _card(frame: np.ndarray, corners: np.ndarray, reads: list) -> Detection | No
     return Detection(best.code, conf, pts, True)
 
 
-def recognize(frame, *, model: GlyphModel | None = None) -> list[Detection]:
+#: Whether :func:`recognize` also looks for index corners with the learned detector (``detector.py``).
+USE_DETECTOR = True
+
+
+def recognize(frame, *, model: GlyphModel | None = None, detector: bool | None = None) -> list[Detection]:
     """Every card seen in ``frame`` (a BGR image as numpy array, any size): its code, ``"back"`` or ``"unknown"``,
-    a confidence and its corners in image coordinates. Bad frames (empty, wrong shape or type) give ``[]``."""
+    a confidence and its corners in image coordinates. Bad frames (empty, wrong shape or type) give ``[]``.
+    ``detector``: also read the index corners the learned detector finds (default :data:`USE_DETECTOR`)."""
     img = _as_bgr(frame)
     if img is None:
         return []
     model = model or default_model()
+    found = _recognize_bright(img, model)
+    if USE_DETECTOR if detector is None else detector:
+        from . import detector as learned  # it builds on this module
+
+        found = learned.add_corners(img, found, model)
+    return found
+
+
+def _recognize_bright(img: np.ndarray, model: GlyphModel) -> list[Detection]:
+    """The cards found by telling bright card stock from the table: whole cards, then index corners on stock."""
     quads, loose, stock = find_quads(img)
     found = []
     solid = []  # quads that were read as one card (named or back): no corner search inside them

@@ -1,0 +1,157 @@
+"""Measure a card reader on every real photo set in ../shared/data/real-photos: cards found, misread, unknown.
+
+    python -m tools.eval_real [--reader old|new] [--sets webcam-single,cardcounter] [--part heldout|train|all]
+                              [--sample N] [--data ../shared/data] [--model corners.onnx] [-v]
+
+Sets: ``webcam-single`` (one card a photo), ``table-overlap`` (fanned hands), ``card-faces`` (flattened faces that
+fill their photo, read as they are), ``card-faces+border`` (the same on a 160 px dark border) and ``cardcounter``
+by subset (``webcam-table``, ``phone-novelty-deck``, ``phone-closeup``, ``webcam-held``). ``cardcounter`` is split
+by photo (``tools/cardcounter_split.tsv``, made by :func:`split_part`): ``--part heldout`` (the default) measures only
+the photos no training or tuning ever used.
+
+For each set: ``cards`` labelled, ``found`` (labelled cards that were named), ``misread`` (named cards that are not
+in the photo's labels; "% of reported" is over all named cards), ``unknown`` (detections reported as "unknown").
+Labels list cards whose index is visible; a card read that the labels omit counts as a misread (see the data
+README: for table-overlap an "extra" is worth a look before calling it wrong).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib
+import sys
+import time
+from pathlib import Path
+
+import cv2
+
+from companion.vision.detection import BACK, UNKNOWN
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+SPLIT = Path(__file__).resolve().parent / "cardcounter_split.tsv"
+READERS = {"old": "tools.eval_real:old_reader", "new": "companion.vision.detector:recognize"}
+RANKS, SUITS = "A23456789TJQK", "CDHS"
+SUBSETS = ("webcam-table", "phone-novelty-deck", "phone-closeup", "webcam-held")
+
+
+def old_reader(frame):
+    """The reader without the learned corner finder (as before issue 14)."""
+    from companion.vision.reader import recognize
+
+    return recognize(frame, detector=False)
+
+
+def split_part(name: str) -> str:
+    """The cardcounter photo's part, fixed by its file name alone: a third (sha1 of the name = 0 mod 3) is
+    "heldout" (measured on, never trained or tuned on), the rest "train"."""
+    return "heldout" if int(hashlib.sha1(name.encode()).hexdigest(), 16) % 3 == 0 else "train"
+
+
+def load_split() -> dict[str, str]:
+    """``tools/cardcounter_split.tsv`` (image -> part); the rule of :func:`split_part` where the file is absent."""
+    if not SPLIT.exists():
+        return {}
+    rows = (line.split("\t") for line in SPLIT.read_text().splitlines() if line and not line.startswith("#"))
+    return {r[0]: r[1] for r in rows}
+
+
+def is_code(c: str) -> bool:
+    return len(c) == 2 and c[0] in RANKS and c[1] in SUITS
+
+
+def labels(folder: Path) -> list[tuple[str, set[str]]]:
+    rows = []
+    for line in (folder / "LABELS.tsv").read_text().splitlines():
+        if "\t" in line and not line.startswith("#"):
+            name, codes = line.split("\t", 1)
+            rows.append((name, {c for c in codes.strip().split(",") if is_code(c)}))
+    return rows
+
+
+def sets(photos: Path, part: str) -> dict[str, list[tuple[Path, set[str], int]]]:
+    """Set name -> [(image, labelled codes, border px)]."""
+    out: dict[str, list] = {}
+    for name in ("webcam-single", "table-overlap", "card-faces"):
+        if (photos / name / "LABELS.tsv").exists():
+            out[name] = [(photos / name / f, codes, 0) for f, codes in labels(photos / name)]
+    if "card-faces" in out:
+        out["card-faces+border"] = [(p, c, 160) for p, c, _ in out["card-faces"]]
+    cc = photos / "cardcounter"
+    if (cc / "LABELS.tsv").exists():
+        kinds = dict(line.split("\t") for line in (cc / "SUBSETS.tsv").read_text().splitlines() if "\t" in line)
+        fixed = load_split()
+        for f, codes in labels(cc):
+            p = fixed.get(f, split_part(f))
+            if part == "all" or p == part:
+                out.setdefault(f"cardcounter/{kinds.get(f, '?')}", []).append((cc / f, codes, 0))
+    return out
+
+
+def evaluate(read, rows, verbose: bool = False) -> dict:
+    cards = found = misread = reported = unknown = 0
+    t0 = time.perf_counter()
+    for path, codes, border in rows:
+        img = cv2.imread(str(path))
+        if border:
+            img = cv2.copyMakeBorder(img, border, border, border, border, cv2.BORDER_CONSTANT, value=(60, 70, 80))
+        dets = read(img)
+        named = {d.card for d in dets if d.card not in (BACK, UNKNOWN)}
+        cards += len(codes)
+        found += len(named & codes)
+        misread += len(named - codes)
+        reported += len(named)
+        unknown += sum(d.card == UNKNOWN for d in dets)
+        if verbose and (named != codes):
+            print(f"  {path.name}: labelled {sorted(codes)} read {sorted(named)}"
+                  f" wrong {sorted(named - codes)}", file=sys.stderr)
+    return {"photos": len(rows), "cards": cards, "found": found, "misread": misread, "reported": reported,
+            "unknown": unknown, "s_per_photo": (time.perf_counter() - t0) / max(len(rows), 1)}
+
+
+def row(name: str, r: dict) -> str:
+    pct = lambda a, b: f"{100 * a / b:.1f}%" if b else "-"  # noqa: E731
+    return (f"| {name} | {r['photos']} | {r['cards']} | {r['found']} ({pct(r['found'], r['cards'])}) |"
+            f" {r['misread']} ({pct(r['misread'], r['reported'])}) | {r['unknown']} | {r['s_per_photo']:.2f} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reader", default="old", help="old, new, or module:function")
+    ap.add_argument("--sets", default="", help="comma-separated set names or prefixes (default: all)")
+    ap.add_argument("--part", default="heldout", choices=("heldout", "train", "all"))
+    ap.add_argument("--sample", type=int, default=0, help="read only about N photos of each set (evenly spread)")
+    ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--model", type=Path, help="the detector's ONNX file (default: the committed one)")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    a = ap.parse_args(argv)
+    if a.model:
+        from companion.vision import detector
+
+        detector.MODEL = a.model
+    mod, _, fn = READERS.get(a.reader, a.reader).partition(":")
+    try:
+        read = getattr(importlib.import_module(mod), fn or "recognize")
+    except (ImportError, AttributeError) as e:
+        print(f"eval_real: cannot load reader {a.reader!r}: {e}", file=sys.stderr)
+        return 2
+    photos = a.data / "real-photos"
+    if not photos.is_dir():
+        print(f"eval_real: no real photos at {photos}", file=sys.stderr)
+        return 2
+    cv2.setNumThreads(1)
+    want = [s for s in a.sets.split(",") if s]
+    print(f"reader {a.reader}, cardcounter part {a.part}" + (f", about {a.sample} photos a set" if a.sample else ""))
+    print("| set | photos | cards | found | misread (of reported) | unknown | s/photo |")
+    print("|---|---|---|---|---|---|---|")
+    for name, rows in sets(photos, a.part).items():
+        if want and not any(name == w or name.startswith(w) for w in want):
+            continue
+        if a.sample and a.sample < len(rows):
+            rows = rows[:: max(1, len(rows) // a.sample)][:a.sample]
+        print(row(name, evaluate(read, rows, a.verbose)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
