@@ -173,5 +173,6 @@ def real(photo: tuple[np.ndarray, list], rng, size: int = 256):
         cv2.rectangle(boxsize, p0, p1, float(max(bw * fx, bh * fy) * 0.8), -1)
     if rng.random() < 0.5:
         frame = synth.camera_effects(frame, rng, blur=rng.uniform(0, 1.2), noise=rng.uniform(0, 5),
-                                     light=rng.uniform(0.7, 1.15), warm=rng.uniform(0, 0.6), jpeg=int(rng.integers(50, 96)))
+                                     light=rng.uniform(0.7, 1.15), warm=rng.uniform(0, 0.6),
+                                     jpeg=int(rng.integers(50, 96)))
     return frame, *_targets(heat, boxsize)

@@ -26,7 +26,7 @@ try:
     from torch import nn
 except ImportError:  # pragma: no cover - the train extra is optional
     print("train_detector: needs torch (pip install -e '.[train]')", file=sys.stderr)
-    raise SystemExit(2)
+    raise SystemExit(2) from None
 
 from tools import detector_data as D
 

@@ -13,6 +13,7 @@ card is still named only when the careful reading is sure of it ("unknown" over 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -73,7 +74,7 @@ def heat_map(img: np.ndarray, net=None) -> tuple[np.ndarray, np.ndarray, float]:
 
 
 def find_corners(img: np.ndarray, model: GlyphModel, net=None,
-                 known: list[np.ndarray] = ()) -> list[tuple[str, float, np.ndarray, np.ndarray]]:
+                 known: Sequence[np.ndarray] = ()) -> list[tuple[str, float, np.ndarray, np.ndarray]]:
     """Index corners the network marks in ``img`` and the corner search names: (code, confidence, the index box's
     4 corners, the rank's centre), in frame coordinates; one read per code, none where two names clash. A marked
     patch whose centre lies inside one of the ``known`` polygons (cards already named) is not read again."""
@@ -155,9 +156,9 @@ def add_corners(img: np.ndarray, dets: list[Detection], model: GlyphModel) -> li
     if _net() is None:
         return dets
     named = {d.card for d in dets if d.card != UNKNOWN}
-    polys = [(d, np.float32(d.corners)) for d in dets]
+    polys = [(d, np.asarray(d.corners, np.float32)) for d in dets]
     extra = []
-    known = []
+    known: list[np.ndarray] = []
     for d, p in polys:
         if d.card == UNKNOWN:
             continue

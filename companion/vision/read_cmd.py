@@ -1,4 +1,5 @@
-"""``companion read IMAGE... [--json] [--annotate OUT.png] [--detector | --no-detector]``: read the cards in photos from the command line.
+"""``companion read IMAGE... [--json] [--annotate OUT.png] [--detector | --no-detector]``: read the cards in photos
+from the command line.
 
 The lead's ``companion/cli.py`` wires it in with ``read_cmd.add_parser(subparsers)`` and calls ``run(args)``.
 """
