@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-#: Labels that are not card codes.
-BACK = "back"
-UNKNOWN = "unknown"
+from ..table import BACK, UNKNOWN  # noqa: F401  (labels that are not card codes, re-exported for the reader)
 
 #: A card at least FULL_SIZE pixels tall in the frame is named at confidence ACCEPT or more. A smaller card has few
 #: pixels per glyph (clubs and spades, 6 and 8 blur together) and must be surer, up to SMALL_ACCEPT; below

@@ -14,6 +14,7 @@ import numpy as np
 
 from .classifier import JUNK, GlyphModel, default_model
 from .detection import BACK, UNKNOWN, Detection, accept_for
+from .frames import as_bgr
 from . import corners as corner_search
 from .geometry import CARD_H, CARD_W, find_quads, warp_card
 from .glyphs import IndexGlyphs, extract_indices, rank_features, suit_features
@@ -29,27 +30,6 @@ class CornerRead:
     code: str | None  # None: an index-like pair was found but not named
     confidence: float
     glyphs: IndexGlyphs
-
-
-def _as_bgr(frame) -> np.ndarray | None:
-    if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.size == 0:
-        return None
-    if frame.ndim == 3 and frame.shape[2] not in (1, 3, 4):
-        return None
-    if min(frame.shape[:2]) < 32:
-        return None
-    if frame.dtype != np.uint8:
-        if frame.dtype == bool or not np.issubdtype(frame.dtype, np.number):
-            return None
-        f = np.nan_to_num(frame.astype(np.float32))
-        if np.issubdtype(frame.dtype, np.floating) and f.max() <= 1.0:
-            f = f * 255
-        frame = np.clip(f, 0, 255).astype(np.uint8)
-    if frame.ndim == 2 or frame.shape[2] == 1:
-        return cv2.cvtColor(frame.reshape(frame.shape[:2]), cv2.COLOR_GRAY2BGR)
-    if frame.shape[2] == 4:
-        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
-    return np.ascontiguousarray(frame)
 
 
 def read_corners(corners: np.ndarray, model: GlyphModel, anchor=None, colours=None) -> list[CornerRead | None]:
@@ -157,7 +137,7 @@ def recognize(frame, *, model: GlyphModel | None = None, detector: bool | None =
     """Every card seen in ``frame`` (a BGR image as numpy array, any size): its code, ``"back"`` or ``"unknown"``,
     a confidence and its corners in image coordinates. Bad frames (empty, wrong shape or type) give ``[]``.
     ``detector``: also read the index corners the learned detector finds (default :data:`USE_DETECTOR`)."""
-    img = _as_bgr(frame)
+    img = as_bgr(frame, min_side=32, convert=True)
     if img is None:
         return []
     model = model or default_model()

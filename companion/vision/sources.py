@@ -40,6 +40,7 @@ import cv2
 import numpy as np
 
 from ..errors import CompanionError, ConfigError
+from .frames import as_bgr
 
 __all__ = [
     "BadSourceConfig",
@@ -73,19 +74,6 @@ class _EndOfReplay(Exception):
 
 class SourceUnavailable(CompanionError, RuntimeError):
     """The source can never work on this machine (e.g. picamera2 not installed); it is reported, not retried."""
-
-
-def as_bgr(frame: Any) -> np.ndarray | None:
-    """Return ``frame`` as a 3-channel ``uint8`` image, or ``None`` if it is garbage (empty, wrong type or shape)."""
-    if not isinstance(frame, np.ndarray) or frame.size == 0 or frame.dtype != np.uint8:
-        return None
-    if frame.ndim == 2:
-        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-    if frame.ndim != 3 or frame.shape[0] < 2 or frame.shape[1] < 2:
-        return None
-    if frame.shape[2] == 4:
-        return np.ascontiguousarray(frame[:, :, :3])
-    return frame if frame.shape[2] == 3 else None
 
 
 class FrameSource:

@@ -21,8 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-RANKS = "A23456789TJQK"
-SUITS = "CDHS"
+from ..cards import RANKS, SUITS
 ALL_CARDS = tuple(r + s for s in SUITS for r in RANKS)
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 CARD_ASPECT = 1.4  # height / width of a poker-size card (88 x 63 mm)
