@@ -211,7 +211,7 @@ class Referee:
         if q.kind == QuestionKind.MUGGINS:
             return s.pending_muggins is not None
         if q.kind == QuestionKind.UNFINISHED:  # only the newest starter seen is kept for the next hand
-            return s.phase == Phase.PLAY and self.early_starter is not None and str(self.early_starter) == q.card
+            return str(s.phase) == q.phase and self.early_starter is not None and str(self.early_starter) == q.card
         if q.kind in (QuestionKind.WHOSE_CARD, QuestionKind.UNSURE) and q.card is not None:
             try:
                 if Card.parse(q.card) in s.seen:  # the card found its place
@@ -391,7 +391,24 @@ class Referee:
         if len(self.early_plays) >= 3 and self.early_starter is None:
             return self._ask(Question(QuestionKind.UNSURE, "Cards are being played but no starter was read: enter the "
                                                 "starter (Menu, Enter a card)", ("dismiss",)))
+        s = self.state
+        if s.phase == Phase.SHOW and self.early_starter is not None:  # a new hand is under way: the show is stuck
+            return self._ask(Question(QuestionKind.UNFINISHED, f"The next hand has begun, but {self._show_missing()}"
+                                      ": enter the missing cards (Menu, Enter a card)", ("dismiss",),
+                                      card=str(self.early_starter)))
         return []
+
+    def _show_missing(self) -> str:
+        """What the show still waits for, in words: "Bob's crib has 3 of its 4 cards"."""
+        s = self.state
+        v, nxt = s.variant, s.next_show
+        if v is None:
+            return "the show is not counted"
+        if nxt is None:
+            known = {c for d in s.discards for c in d} | set(self.crib_cards)
+            return f"{s.seat_name(s.dealer)}'s crib has {len(known)} of its {v.crib_size} cards"
+        held = set(s.played[nxt]) | set(self.show_cards.get(nxt, []))
+        return f"{s.players[nxt]}'s hand has {len(held)} of its {v.hand_size} cards"
 
     def play(self, seat: int, card: Card | str) -> list[Decision]:
         """``seat`` lays ``card``: goes are inferred when the player whose turn it was cannot have played."""

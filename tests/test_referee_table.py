@@ -204,3 +204,22 @@ def test_the_log_names_players_and_places_not_zones():
     [decision] = ref.row_face_down("seat1")[:1]
     assert decision.reason.startswith("Ann's row was turned down: go")
     assert ref.zone_words("starter") == "the starter spot" and ref.zone_words("seat2") == "Bob's row"
+
+
+def test_a_crib_card_not_read_is_asked_for_once_the_next_hand_is_played():
+    """The reader missed a crib card: the next hand's starter and first play are held, and the screen says what the
+    show waits for instead of sitting silent."""
+    ref = referee()
+    play_hand_one_without_the_crib = ("starter 5D", "seat2 TH", "seat1 KS", "seat2 9C", "seat1 5H", "seat2 6H",
+                                      "seat1 4C", "seat2 9D", "seat1 7S")
+    lay(ref, *play_hand_one_without_the_crib)
+    lay(ref, "crib 2S", "crib 3D", "crib QC")  # the 8H was never read
+    seen(ref, Change.LAID, "starter", "TH", at=50.0)
+    assert ref.questions == [], "a starter seen before the crib's last card is usual: nothing to ask yet"
+    seen(ref, Change.LAID, "seat1", "4D", at=51.0)  # Bob deals: Ann leads the next hand
+    [question] = ref.questions
+    assert question.kind == QuestionKind.UNFINISHED
+    assert "Ann's crib has 3 of its 4 cards" in question.text
+    decisions = ref.enter_card("8H")  # entered on the screen: the crib counts, the held hand goes on
+    assert [d.reason for d in decisions][-2:] == ["new hand: Bob deals; the starter is TH", "Ann played 4D: Four"]
+    assert ref.questions == []
