@@ -37,7 +37,7 @@ test: lint
 
 # The everyday loop: everything but the tests marked slow (under 30 s).
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -n auto -m "not slow"
 
 # The gates: ruff over everything, mypy over the package (strict for cards and rules); settings in pyproject.toml.
 lint: $(STAMP)
