@@ -28,7 +28,7 @@ from .cards import Card
 from .errors import CompanionError, IllegalMove
 from .rules.events import (Correction, Crib, Cut, Deal, Go, Muggins, Play, Redo, ReplaceCard, Show, Starter,
                            Undo)
-from .rules.game import Game, GameState
+from .rules.game import Game, GameState, apply, infer_goes
 from .rules.play import score_play
 from .table import BACK, UNKNOWN, Change, Phase, QuestionKind, Zone, seat_zone, zone_seat
 
@@ -413,25 +413,15 @@ class Referee:
     def play(self, seat: int, card: Card | str) -> list[Decision]:
         """``seat`` lays ``card``: goes are inferred when the player whose turn it was cannot have played."""
         card = card if isinstance(card, Card) else Card.parse(card)
-        trial = _fork(self.game)
-        goes: list = []
-        while trial.state.phase == Phase.PLAY and not (
-                trial.state.turn == seat and trial.state.count + card.value <= 31):
-            if trial.state.count <= 21 or len(goes) > 8:
-                break
-            if trial.state.turn is None:
-                break
-            go = Go(trial.state.turn, inferred=True)
-            trial.apply(go)
-            goes.append(go)
+        after, goes = infer_goes(self.state, seat, card)
         name = self.state.players[seat]
-        if goes and trial.state.phase != Phase.PLAY:  # the go ended the play (the five-card game): a card to show
+        if goes and after.phase != Phase.PLAY:  # the go ended the play (the five-card game): a card to show
             who = ", ".join(f"{self.state.players[g.seat]}" for g in goes)
             out = self._commit(goes, f"go inferred for {who}: the play is over")
             return out + self._seat_row(seat, card)
-        series = [c for _, c in trial.state.series]
+        series = [c for _, c in after.series]
         try:
-            trial.apply(Play(seat, card))
+            apply(after, Play(seat, card))
         except IllegalMove as exc:
             return self._ask(Question(QuestionKind.ILLEGAL, f"{card} in {name}'s row: {exc}",
                                       ("fix the card", "dismiss"),
@@ -447,14 +437,7 @@ class Referee:
         s = self.state
         if s.phase != Phase.PLAY or s.count == 0:
             return []
-        trial = _fork(self.game)
-        goes: list[Go] = []
-        while trial.state.phase == Phase.PLAY and trial.state.count > 21 and trial.state.count != 0 and len(goes) < 8:
-            if trial.state.turn is None:
-                break
-            go = Go(trial.state.turn, inferred=True)
-            trial.apply(go)
-            goes.append(go)
+        _, goes = infer_goes(s)
         if not goes:
             return []
         return self._try(goes, f"{self.zone_words(zone)} was turned down: go")

@@ -498,6 +498,34 @@ def effective_events(log: Sequence[Event]) -> list[Event]:
     return out
 
 
+def infer_goes(state: GameState, seat: int | None = None, card: Card | None = None, *,
+               most: int = 8) -> tuple[GameState, list[Go]]:
+    """The goes nobody said that the table shows, and the state after them. With ``card``: before ``seat`` can lay
+    it, each player whose turn it is says go, as long as the count is over 21 (at 21 or less every card fits, so a
+    player must play). Without a card: the goes that end the series (the rows were turned down). Stops at the first
+    go the rules refuse.
+
+    >>> from companion.rules.events import NewGame, Deal, Starter
+    >>> c = Card.parse
+    >>> s = replay([NewGame("six-card", ("Ann", "Bob")), Deal(), Starter(c("2D")), Play(1, c("TH")), Play(0, c("KS")),
+    ...             Play(1, c("9C"))])
+    >>> after, goes = infer_goes(s, 0, Card.parse("5H"))  # 29: Ann cannot lay the 5, nor can Bob go on
+    >>> [g.seat for g in goes], after.count
+    ([0, 1], 0)
+    """
+    goes: list[Go] = []
+    while state.phase == Phase.PLAY and state.count > LIMIT - 10 and state.turn is not None and len(goes) < most:
+        if card is not None and state.turn == seat and state.count + card.value <= LIMIT:
+            break
+        go = Go(state.turn, inferred=True)
+        try:
+            state = apply(state, go)
+        except IllegalMove:
+            break
+        goes.append(go)
+    return state, goes
+
+
 def _reinfer_goes(before: Sequence[Event], hand: list[Event]) -> list[Event]:
     """The events of a hand after a card in it was corrected, with the goes nobody said worked out again: a go
     inferred from the old card may no longer hold (the count is lower), or another may be needed (higher)."""
@@ -509,27 +537,16 @@ def _reinfer_goes(before: Sequence[Event], hand: list[Event]) -> list[Event]:
         if isinstance(e, Go) and e.inferred:
             continue
         if isinstance(e, Play):
-            while state.phase == Phase.PLAY and state.count > LIMIT - 10 and not (
-                    state.turn == e.seat and state.count + e.card.value <= LIMIT):
-                go = Go(state.turn, inferred=True)
-                try:
-                    state = apply(state, go)
-                except IllegalMove:
-                    break
-                out.append(go)
+            state, goes = infer_goes(state, e.seat, e.card)
+            out += goes
         try:
             state = apply(state, e)
         except IllegalMove:
             return out + hand[hand.index(e):]  # leave the rest as it was: the replay will say what is wrong
         out.append(e)
     if isinstance(hand[-1], Go) and hand[-1].inferred:  # the rows were turned down: the series is over
-        while state.phase == Phase.PLAY and state.count > LIMIT - 10 and len(out) < 2 * len(hand):
-            go = Go(state.turn, inferred=True)
-            try:
-                state = apply(state, go)
-            except IllegalMove:
-                break
-            out.append(go)
+        state, goes = infer_goes(state)
+        out += goes
     return out
 
 
