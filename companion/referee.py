@@ -240,7 +240,7 @@ class Referee:
         if kind in (Change.REMOVED, Change.CLEARED):
             for code in change.cards:
                 self._take_off(change.zone, code)
-            return []
+            return self._cut_picked_up(change.zone)
         if kind == Change.FACE_DOWN:
             return self.row_face_down(change.zone)
         if kind == Change.MOVED:
@@ -268,6 +268,19 @@ class Referee:
             return None
         self.table.setdefault(zone, []).append(card)
         return card
+
+    def _cut_picked_up(self, zone: str) -> list[Decision]:
+        """A cut card picked up before the cut was complete: the cut is the cards lying in the starter spot together,
+        so a missed card must not turn the next card laid there (the starter) into a cut card."""
+        if zone != Zone.STARTER or self.state.phase != Phase.CUT:
+            return []
+        gone = [c for c in self.cut_cards if c not in self.table.get(zone, ())]
+        if not gone:
+            return []
+        self.cut_cards = [c for c in self.cut_cards if c not in gone]
+        return self._ask(Question(QuestionKind.UNSURE, f"Only {len(gone)} card of the cut was read "
+                                  f"({' '.join(map(str, gone))}): cut again, with the cards side by side in the "
+                                  "starter spot, or enter the cut (Menu, Enter a card)", ("dismiss",)))
 
     def _take_off(self, zone: str, code: str) -> None:
         try:
@@ -356,6 +369,9 @@ class Referee:
     def _seat_row(self, seat: int, card: Card) -> list[Decision]:
         s = self.state
         if s.phase == Phase.CUT:  # three or four players each cut in front of themselves
+            if len(s.players) == 2:  # two cut in the starter spot: a card in a row now is not the cut
+                return self._ask(Question(QuestionKind.UNSURE, f"{card} in {s.players[seat]}'s row before the cut: "
+                                          "cut for the deal in the starter spot", ("dismiss",), card=str(card)))
             self.cut_rows[seat] = card
             if len(self.cut_rows) < len(s.players):
                 return []

@@ -223,3 +223,15 @@ def test_a_crib_card_not_read_is_asked_for_once_the_next_hand_is_played():
     decisions = ref.enter_card("8H")  # entered on the screen: the crib counts, the held hand goes on
     assert [d.reason for d in decisions][-2:] == ["new hand: Bob deals; the starter is TH", "Ann played 4D: Four"]
     assert ref.questions == []
+
+
+def test_a_cut_card_picked_up_before_the_other_was_read_is_not_a_cut():
+    """The reader missed one of two cut cards: the next card in the starter spot (the starter) must not complete
+    the cut, and a card in a row is not a two-player cut either; the screen says what happened."""
+    ref = Referee(Game([NewGame("six-card", ("Ann", "Bob"), Options(), None)]))
+    seen(ref, Change.LAID, "starter", "6D", at=1.0)  # the QC beside it was never read
+    seen(ref, Change.REMOVED, "starter", "6D", at=4.0)
+    assert [q.text[:36] for q in ref.questions] == ["Only 1 card of the cut was read (6D)"]
+    assert seen(ref, Change.LAID, "starter", "8H", at=5.7) == [] and ref.state.phase == Phase.CUT
+    assert seen(ref, Change.LAID, "seat1", "9S", at=6.4) == [] and ref.state.phase == Phase.CUT
+    assert any("9S in Ann's row before the cut" in q.text for q in ref.questions)
