@@ -27,3 +27,16 @@ def test_the_demo_game_seen_equals_the_game_scripted(tmp_path, reader):
     assert seen == DemoGame.build().result
     assert seen["winner"] == "Bob" and seen["scores"] == {"Ann": 44, "Bob": 66}
     assert len(seen["events"]) == 41
+
+
+def test_a_three_player_game_with_the_real_reader_plays_from_the_cut_to_the_winner(tmp_path):
+    """Three-hand on the 3-seat mat, filmed at 1920x1080 as the companion advises for that mat, read by the real card
+    reader: each player cuts in their own row, the crib takes a card from the deck, and the game ends as scripted."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    proc = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--demo", "--headless", "--new-game",
+                           "--variant", "three-hand", "--seed", "1", "--db", str(tmp_path / "demo.db")],
+                          capture_output=True, text=True, env=env, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    seen = json.loads(proc.stdout)
+    assert seen == DemoGame.build(variant="three-hand", target=None, seed=1).result
+    assert set(seen["scores"]) == {"Ann", "Bob", "Cat"} and seen["winner"] is not None
