@@ -10,18 +10,7 @@ from companion.rules.game import Game
 from companion.rules.variants import Options
 from companion.table import Change, Phase, QuestionKind
 from companion.vision.tracker import TableChange
-
-
-def referee(variant="six-card", players=("Ann", "Bob"), dealer=0, **options) -> Referee:
-    return Referee(Game([NewGame(variant, players, Options(**options), dealer)]))
-
-
-def lay(ref: Referee, *moves: str):
-    out = []
-    for move in moves:
-        zone, card = move.split()
-        out += ref.card_laid(zone, card)
-    return out
+from test_referee import lay, referee  # the referee over a fresh game, cards laid by "zone CARD"
 
 
 def seen(ref: Referee, kind: str, zone: str, *cards: str, at: float = 0.0, from_zone: str | None = None):
