@@ -33,7 +33,7 @@ from .input import Action, ScreenCommand, command_at, command_for_event
 from .layout import Layout
 from .screens import draw_camera, draw_screen
 from .view import CameraView, SeenCard, ZoneView
-from .window import Display, choose_driver, parse_size
+from .window import Display, PygameWindow, choose_driver, parse_size
 
 DESKTOP_SIZE = (1280, 800)
 STATUS_ASPECT = 800 / 480  # the status screen keeps the Pi screen's shape, so it looks as it will on the table
@@ -80,7 +80,7 @@ def layout_panes(size: tuple[int, int], shown: tuple[str, ...]) -> dict[str, pyg
     return out
 
 
-class DesktopDisplay:
+class DesktopDisplay(PygameWindow):
     """A resizable window with the camera view, the LED board and the status screen. ``feed`` is called on each
     render for the camera view and the board; ``render(view)`` draws the status view as the plain display does."""
 
@@ -239,19 +239,6 @@ class DesktopDisplay:
             return command_at((pos[0] - status.x, pos[1] - status.y), self.drawn)
         return command_for_event(event, None)
 
-    def screenshot(self, path: str | os.PathLike) -> None:
-        pygame.image.save(self.surface, os.fspath(path))
-
-    def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            pygame.display.quit()
-
-    def __enter__(self) -> DesktopDisplay:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
 
 def _caption(sub: pygame.Surface, text: str) -> None:

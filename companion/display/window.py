@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import glob
 import os
+from typing import Self
 from collections.abc import Mapping
 
 import pygame
@@ -55,7 +56,31 @@ def parse_size(size: str | tuple[int, int]) -> tuple[int, int]:
     return w, h
 
 
-class Display:
+class PygameWindow:
+    """What every companion window does the same way: save a screenshot, close once (twice is safe), and work as a
+    context manager. A subclass sets ``surface`` and ``_closed = False`` when it opens."""
+
+    surface: pygame.Surface
+    _closed: bool = True
+
+    def screenshot(self, path: str | os.PathLike) -> None:
+        """Save what is on screen as a PNG (or any format pygame knows from the file name)."""
+        pygame.image.save(self.surface, os.fspath(path))
+
+    def close(self) -> None:
+        """Close the window; safe to call twice."""
+        if not self._closed:
+            self._closed = True
+            pygame.display.quit()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Display(PygameWindow):
     """The game screen. ``render(view)`` draws a view (skipping it when nothing changed) and ``commands()``
     returns what the keys and touches since the last call mean.
 
@@ -133,21 +158,6 @@ class Display:
         y = (event.y * ph - (ph - h) / 2) / h
         return pygame.event.Event(event.type, {**event.dict, "x": x, "y": y})
 
-    def screenshot(self, path: str | os.PathLike) -> None:
-        """Save what is on screen as a PNG (or any format pygame knows from the file name)."""
-        pygame.image.save(self.surface, os.fspath(path))
-
-    def close(self) -> None:
-        """Close the window; safe to call twice."""
-        if not self._closed:
-            self._closed = True
-            pygame.display.quit()
-
-    def __enter__(self) -> Display:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
 
 def _desktop_size() -> tuple[int, int] | None:
