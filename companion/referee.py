@@ -82,9 +82,6 @@ class Question:
     phase: str = ""  #: the phase it was asked in
 
 
-#: the zone name -> seat conversion, kept under its old name for callers outside the package
-seat_of_zone = zone_seat
-
 
 def _fork(game) -> Game:
     """A throw-away copy of the game to try a sequence of events on (states are immutable: this is cheap)."""
@@ -222,8 +219,11 @@ class Referee:
 
     def claims_made(self, seat: int | None) -> bool:
         """Whether the count a muggins claim was asked for has been made."""
-        key = None if seat is None or (self.state.counting_crib and seat == self.state.dealer) else seat
-        return key in self.claims
+        return self._claim_key(seat) in self.claims
+
+    def _claim_key(self, seat: int | None) -> int | None:
+        """Whose count a claim by ``seat`` is: its hand, or the crib (``None``) when the dealer claims for it."""
+        return None if seat is None or (self.state.counting_crib and seat == self.state.dealer) else seat
 
     def prune_questions(self) -> None:
         """Drop every question that was answered or is no longer true (the screen never shows a stale one)."""
@@ -323,8 +323,9 @@ class Referee:
 
     def _already_known(self, zone: str, seat: int | None, card: Card) -> bool:
         """A card the game already has, seen again where the game put it: the starter after the deal, a card this
-        seat played in this hand's play (lifted and laid back), or, just after a restart, any card the resumed game
-        holds. The table decides everything else: a card laid again after its zone was cleared is a new card."""
+        seat played in this hand's play (lifted and laid back), or, just after a restart, a card the resumed game
+        left where it is reported (:func:`_lying_after`). The table decides everything else: a card laid again after
+        its zone was cleared is a new card."""
         s = self.state
         if self._assumed:
             if self._assumed_until is not None and self._at > self._assumed_until:
@@ -346,10 +347,7 @@ class Referee:
             if len(self.cut_cards) < len(s.players):
                 return []
             cards, self.cut_cards = tuple(self.cut_cards), []
-            out = self._commit([Cut(cards)], f"cut for the deal: {' '.join(map(str, cards))}")
-            if self.state.phase == Phase.CUT:
-                self._ask(Question(QuestionKind.CONFLICT, "A tie for lowest: cut again"))
-            return out
+            return self._cut(cards)
         if s.phase == Phase.DEAL:
             dealer = s.seat_name(s.dealer)
             return self._try([Deal(), Starter(card)], f"new hand: {dealer} deals; the starter is {card}")
@@ -366,6 +364,13 @@ class Referee:
                                           "undo", ("dismiss",), card=str(card)))
         return []
 
+    def _cut(self, cards: tuple[Card, ...]) -> list[Decision]:
+        """Every player's cut card is read (in the starter spot or in the rows): the lowest deals, a tie cuts again."""
+        out = self._commit([Cut(cards)], f"cut for the deal: {' '.join(map(str, cards))}")
+        if self.state.phase == Phase.CUT:
+            self._ask(Question(QuestionKind.CONFLICT, "A tie for lowest: cut again"))
+        return out
+
     def _seat_row(self, seat: int, card: Card) -> list[Decision]:
         s = self.state
         if s.phase == Phase.CUT:  # three or four players each cut in front of themselves
@@ -376,10 +381,7 @@ class Referee:
             if len(self.cut_rows) < len(s.players):
                 return []
             cards, self.cut_rows = tuple(self.cut_rows[i] for i in range(len(s.players))), {}
-            out = self._commit([Cut(cards)], f"cut for the deal: {' '.join(map(str, cards))}")
-            if self.state.phase == Phase.CUT:
-                self._ask(Question(QuestionKind.CONFLICT, "A tie for lowest: cut again"))
-            return out
+            return self._cut(cards)
         if s.phase == Phase.PLAY:
             if self._at > self.early_starter_at:  # laid after the next starter: a play of the next hand
                 return self._early_play(seat, card)
@@ -604,8 +606,7 @@ class Referee:
 
     def claim(self, seat: int | None, points: int) -> list[Decision]:
         """Muggins: the count a player claims for their hand (seat None: the crib)."""
-        key = None if seat is None or (self.state.counting_crib and seat == self.state.dealer) else seat
-        self.claims[key] = points
+        self.claims[self._claim_key(seat)] = points
         self.questions = [q for q in self.questions if q.kind != QuestionKind.CLAIM]
         return self._count_show()
 
