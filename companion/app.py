@@ -76,8 +76,7 @@ class Companion:
     _display_due: float | None = None
     _started: float | None = None
     _scores_seen: int = 0
-    _hand_seen: int = -1
-    _phase_seen: str = ""
+    _phase_seen: str = ""  # the phase the last decisions left, to log "game over" once
 
     # --- building -------------------------------------------------------------------------------------------------
     @classmethod
@@ -117,7 +116,7 @@ class Companion:
         app.speaker = Speaker(enabled=config.speech.enabled, voice=config.speech.voice, rate=config.speech.rate)
         if app.speaker.status:
             app.messages["speech"] = Message("Speech unavailable: espeak-ng is not installed", "info")
-        app._hand_seen, app._phase_seen = game.state.hand, game.state.phase
+        app._phase_seen = game.state.phase
         app._scores_seen = len(game.state.scores)
         app._show_board()
         caught_up = referee.catch_up()  # a restart in the middle of the show: count what is already known
@@ -354,7 +353,7 @@ class Companion:
         if state.phase == Phase.OVER and self._phase_seen != Phase.OVER and state.winner is not None:
             log.info("game over: %s won %s", state.sides[state.winner].name,
                      {s.name: min(s.front, state.target) for s in state.sides})
-        self._hand_seen, self._phase_seen = state.hand, state.phase
+        self._phase_seen = state.phase
         self._show_board()
 
     def start_new_game(self) -> None:

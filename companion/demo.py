@@ -139,13 +139,14 @@ def demo_table(demo: DemoGame, *, size=None, fps: float = 10.0, step: float = 0.
                 if card not in before.played[event.seat]:
                     sim.lay(str(card), seat_zone(event.seat), at=t)
                     t += step
-        if isinstance(event, (Play, Go)) and after.phase == Phase.PLAY and before.series and not after.series:
-            t = turn_down_rows(t + 0.3) + 0.3  # the series is over (a go or 31): rows turned down
-        elif isinstance(event, Go) and after.phase != Phase.PLAY:
-            t = turn_down_rows(t + 0.3) + 0.3  # a go ended the play (the five-card game): rows turned down
+        series_over = after.phase == Phase.PLAY and bool(before.series) and not after.series  # a go or 31
+        play_stopped = isinstance(event, Go) and after.phase != Phase.PLAY  # the five-card game stops at a go
+        if isinstance(event, (Play, Go)) and (series_over or play_stopped):
+            t = turn_down_rows(t + 0.3) + 0.3  # the rows are turned down
         if isinstance(event, Crib):
             # the hands are gathered, then the dealer turns the crib up and spreads it in his row and the crib spot
-            dealer_row = seat_zone(before.dealer or 0)  # the crib is counted after a deal: there is a dealer
+            assert before.dealer is not None, "the crib is counted after a deal"
+            dealer_row = seat_zone(before.dealer)
             for zone in list(seat_zones(players)) + [Zone.CRIB]:
                 sim.clear(zone, at=t)
                 t += 0.3
