@@ -188,10 +188,7 @@ def _true_count(referee, seat: int | None) -> int:
     from .rules.show import score_hand
 
     s = referee.state
-    nxt = s.next_show
-    if nxt is None:
-        known = [c for d in s.discards for c in d]
-        cards = known + [c for c in referee.crib_cards if c not in known]
+    cards = referee.cards_to_count()
+    if s.next_show is None:
         return score_hand(cards[:s.variant.crib_size], s.starter, crib=True).total
-    cards = list(s.played[nxt]) + [c for c in referee.show_cards.get(nxt, []) if c not in s.played[nxt]]
     return score_hand(cards[:s.variant.hand_size], s.starter).total

@@ -416,17 +416,26 @@ class Referee:
                                       card=str(self.early_starter)))
         return []
 
+    def cards_to_count(self) -> list[Card]:
+        """The cards known so far for the show's next count: the crib's (its discards, then those turned up) or the
+        next hand's (what it played, then what it laid out). The count is made once there are as many as it holds."""
+        s = self.state
+        nxt = s.next_show
+        if nxt is None:
+            known = [c for d in s.discards for c in d]
+            return known + [c for c in self.crib_cards if c not in known]
+        return list(s.played[nxt]) + [c for c in self.show_cards.get(nxt, []) if c not in s.played[nxt]]
+
     def _show_missing(self) -> str:
         """What the show still waits for, in words: "Bob's crib has 3 of its 4 cards"."""
         s = self.state
         v, nxt = s.variant, s.next_show
         if v is None:
             return "the show is not counted"
+        known = len(self.cards_to_count())
         if nxt is None:
-            known = {c for d in s.discards for c in d} | set(self.crib_cards)
-            return f"{s.seat_name(s.dealer)}'s crib has {len(known)} of its {v.crib_size} cards"
-        held = set(s.played[nxt]) | set(self.show_cards.get(nxt, []))
-        return f"{s.players[nxt]}'s hand has {len(held)} of its {v.hand_size} cards"
+            return f"{s.seat_name(s.dealer)}'s crib has {known} of its {v.crib_size} cards"
+        return f"{s.players[nxt]}'s hand has {known} of its {v.hand_size} cards"
 
     def play(self, seat: int, card: Card | str) -> list[Decision]:
         """``seat`` lays ``card``: goes are inferred when the player whose turn it was cannot have played."""
@@ -516,16 +525,14 @@ class Referee:
             if s.hand != self._hand or v is None:
                 break
             nxt = s.next_show
+            cards = self.cards_to_count()
             event: Crib | Show
             if nxt is None:
-                known = [c for d in s.discards for c in d]
-                cards = known + [c for c in self.crib_cards if c not in known]
                 if len(cards) < v.crib_size:
                     break
                 event = Crib(tuple(cards[:v.crib_size]), self.claims.get(None))
                 who = f"{s.seat_name(s.dealer)}'s crib"
             else:
-                cards = list(s.played[nxt]) + [c for c in self.show_cards.get(nxt, []) if c not in s.played[nxt]]
                 if len(cards) < v.hand_size:
                     break
                 event = Show(nxt, tuple(cards[:v.hand_size]), self.claims.get(nxt))
