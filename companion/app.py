@@ -29,7 +29,7 @@ from .rules.game import replay
 from .service import Notifier
 from .speech import Speaker
 from .store import EventStore, StoredGame
-from .table import Phase, Screen
+from .table import Phase, Screen, SourceStatus
 from .ui import Controller
 
 log = logging.getLogger("companion")
@@ -392,10 +392,10 @@ class Companion:
         self.messages["store"] = Message("Cannot save the game (disk full?): nothing new is counted", "error")
 
     def _camera_status(self) -> None:
-        status = getattr(self.source, "status", "") or ""
-        if "ribbon cable" in status:  # a Pi camera that stopped: only a restart brings it back, so say so
-            self.messages["camera"] = Message(status, "error")
-        elif "lost" in status or "retry" in status:
+        state = getattr(self.source, "state", None)
+        if state == SourceStatus.UNAVAILABLE:  # e.g. a Pi camera that stopped: its status says what to do
+            self.messages["camera"] = Message(getattr(self.source, "status", "") or "Camera unavailable", "error")
+        elif state == SourceStatus.LOST:
             self.messages["camera"] = Message(CAMERA_LOST.text, "error")
         elif "camera" in self.messages and self.messages["camera"].text == CAMERA_LOST.text:
             del self.messages["camera"]

@@ -27,7 +27,7 @@ class FrameSource(Protocol):
     """A camera, a video or the simulated table: the newest frame, when it was taken, and how it is doing."""
 
     time: float | None
-    status: str
+    status: str  #: how it is doing, in words (``state`` is the same as a value, on the real sources)
 
     def read(self) -> np.ndarray | None: ...
 

@@ -98,10 +98,11 @@ class SourceStatus(Word):
     STARTING = "starting"
     LIVE = "live"
     LOST = "lost"  #: frames stopped coming; the source is retrying
+    UNAVAILABLE = "unavailable"  #: gone for good until a restart (a Pi camera's ribbon cable): the status says why
     ENDED = "ended"  #: a replay reached its end
     CLOSED = "closed"
 
     @property
     def failing(self) -> bool:
-        """Whether the screen should say the camera is lost."""
-        return self is SourceStatus.LOST
+        """Whether the screen should say the camera is not sending pictures."""
+        return self in (SourceStatus.LOST, SourceStatus.UNAVAILABLE)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ..table import BACK, Change
+from ..table import BACK, Change, SourceStatus
 from ..vision.detection import Detection
 from ..vision.sources import FrameSource
 from .cards import card_corners_mm
@@ -38,7 +38,7 @@ class SimSource(FrameSource):
         t = self.index / self.sim.fps
         if self._closed or t > self.sim.duration:
             self.finished = True
-            self.status = "end of replay"
+            self.status, self.state = "end of replay", SourceStatus.ENDED
             return None
         self.index += 1
         if not self._opened:

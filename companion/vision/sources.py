@@ -40,6 +40,7 @@ import cv2
 import numpy as np
 
 from ..errors import CompanionError, ConfigError
+from ..table import SourceStatus
 from .frames import as_bgr
 
 __all__ = [
@@ -89,7 +90,8 @@ class FrameSource:
     max_failures = 3
 
     def __init__(self, *, retry_min: float = 0.5, retry_max: float = 8.0, clock=time.monotonic) -> None:
-        self.status = "starting"
+        self.status = "starting"  #: in words, for a person
+        self.state = SourceStatus.STARTING  #: the same as a value, for the program
         self.time: float | None = None
         self.size: tuple[int, int] | None = None
         self._clock = clock
@@ -116,7 +118,7 @@ class FrameSource:
         except SourceUnavailable as exc:  # a device that cannot come back by itself: said once, not retried
             self._opened = False
             self._unavailable = True
-            self.status = str(exc)
+            self.status, self.state = str(exc), SourceStatus.UNAVAILABLE
             self._safe_release()
             return None
         except SourceGone as exc:
@@ -143,7 +145,7 @@ class FrameSource:
             return
         self._closed = True
         self._safe_release()
-        self.status = "closed"
+        self.status, self.state = "closed", SourceStatus.CLOSED
 
     @property
     def closed(self) -> bool:
@@ -185,7 +187,7 @@ class FrameSource:
             self._open()
         except SourceUnavailable as exc:
             self._unavailable = True
-            self.status = str(exc)
+            self.status, self.state = str(exc), SourceStatus.UNAVAILABLE
             self._safe_release()
             return False
         except Exception as exc:
@@ -194,7 +196,7 @@ class FrameSource:
             return False
         self._opened = True
         self._failures = 0
-        self.status = self._live_status()
+        self.status, self.state = self._live_status(), SourceStatus.LIVE
         return True
 
     def _lose(self, why: str) -> None:
@@ -207,6 +209,7 @@ class FrameSource:
         self._next_try = self._clock() + wait
         self._backoff = min(self._backoff * 2, self._retry_max)
         self.status = f"{LOST} in {wait:.1f} s ({why})" if why else f"{LOST} in {wait:.1f} s"
+        self.state = SourceStatus.LOST
 
     def _safe_release(self) -> None:
         try:
@@ -453,7 +456,7 @@ class ReplaySource(FrameSource):
             frame = self._next_frame()
         if frame is None:
             self.finished = True
-            self.status = "end of replay"
+            self.status, self.state = "end of replay", SourceStatus.ENDED
             raise _EndOfReplay
         self.time = self.index / self.fps
         self.index += 1
@@ -515,6 +518,14 @@ class ThreadedSource(FrameSource):
     @status.setter
     def status(self, value: str) -> None:
         pass  # the inner source owns the status
+
+    @property
+    def state(self) -> SourceStatus:  # type: ignore[override]
+        return self.source.state
+
+    @state.setter
+    def state(self, value: SourceStatus) -> None:
+        pass  # and its value
 
     def _run(self) -> None:
         while not self._stop.is_set():
