@@ -122,6 +122,10 @@ class Referee:
     early_starter_at: float = float("inf")  # when it first appeared on the table
     early_plays: list[tuple[float, int, Card]] = field(default_factory=list)  # (when, seat, card) before the starter
     paused: bool = False  # after an undo the show waits for the next sighting or OK before counting again
+    #: (zone, card) of plays and starters taken back by an undo while the card still lies there: picked up, they are
+    #: gone; left there while the table moves on, the table is right and they stand again
+    taken_back: list[tuple[str, Card]] = field(default_factory=list)
+    cut_taken_back: tuple[Card, ...] | None = None  # a cut taken back by an undo: it stands if play goes on
     #: zone -> the cards the tracker says lie there now (face up or turned down), in the order laid: the referee
     #: follows the table, so a card that comes back after its zone was cleared is a new card, not a memory
     table: dict[str, list[Card]] = field(default_factory=dict)
@@ -207,6 +211,10 @@ class Referee:
             return s.phase == Phase.SHOW and not self.claims_made(q.seat)
         if q.kind == QuestionKind.MUGGINS:
             return s.pending_muggins is not None
+        if q.kind == QuestionKind.TAKEN_BACK:
+            if q.card is None:
+                return self.cut_taken_back is not None and s.phase == Phase.CUT
+            return any(str(card) == q.card for _, card in self.taken_back)
         if q.kind == QuestionKind.UNFINISHED:  # only the newest starter seen is kept for the next hand
             return str(s.phase) == q.phase and self.early_starter is not None and str(self.early_starter) == q.card
         if q.kind in (QuestionKind.WHOSE_CARD, QuestionKind.UNSURE) and q.card is not None:
@@ -290,6 +298,20 @@ class Referee:
         while card in self.table.get(zone, ()):
             self.table[zone].remove(card)
         self._assumed.discard((zone, card))
+        if (zone, card) in self.taken_back:  # picked up after the undo: taken back for good
+            self.taken_back.remove((zone, card))
+            self.prune_questions()
+
+    def _table_moved_on(self) -> list[Decision]:
+        """A card is laid while a card taken back by an undo still lies where it was: the players played on, so the
+        table stands and the taken-back card is played (or turned as the starter) again before the new one."""
+        out: list[Decision] = []
+        back, self.taken_back = self.taken_back, []
+        for zone, card in back:
+            if card in self.table.get(zone, ()):
+                out += self._laid(zone, card)
+        self.prune_questions()
+        return out
 
     def card_laid(self, zone: str, code: str, at: float | None = None) -> list[Decision]:
         """A card newly stable in ``zone`` (``seat1``.., ``starter``, ``crib``, ``deck``, ``elsewhere``); ``at``
@@ -298,12 +320,20 @@ class Referee:
         self._at = at if at is not None else self._at + 1e-6
         if code in (BACK, UNKNOWN):
             return []
-        self.paused = False
         try:
             card = Card.parse(code)
         except CompanionError:
             return self._ask(Question(QuestionKind.UNSURE, f"could not read a card in {self.zone_words(zone)}: "
                                                            f"{code!r}", card=code))
+        out: list[Decision] = []
+        if self.paused:  # the count an undo paused comes first: the new card belongs to what follows it
+            self.paused = False
+            out += self._count_show()
+        if self.taken_back and (zone, card) not in self.taken_back:
+            out += self._table_moved_on()
+        return out + self._laid(zone, card)
+
+    def _laid(self, zone: str, card: Card) -> list[Decision]:
         s = self.state
         seat = zone_seat(zone)
         if s.phase == Phase.OVER or self._already_known(zone, seat, card):
@@ -341,6 +371,8 @@ class Referee:
 
     def _starter_zone(self, card: Card) -> list[Decision]:
         s = self.state
+        if s.phase == Phase.CUT and self.cut_taken_back is not None and len(s.players) > 2:
+            return self._cut_stands(Zone.STARTER, card)  # they cut in their rows: a starter means play goes on
         if s.phase == Phase.CUT:
             if card not in self.cut_cards:
                 self.cut_cards.append(card)
@@ -364,8 +396,20 @@ class Referee:
                                           "undo", ("dismiss",), card=str(card)))
         return []
 
+    def _cut_stands(self, zone: str, card: Card) -> list[Decision]:
+        """The game went on after an undo took the cut back and no new cut was made: the cut stands again, and the
+        cards laid since are the hand's (the starter where the two cut, and ``card``)."""
+        assert self.cut_taken_back is not None
+        cut, self.cut_taken_back = self.cut_taken_back, None
+        since, self.cut_cards, self.cut_rows = self.cut_cards, [], {}
+        out = self._cut(cut)
+        for c in since:
+            out += self._laid(Zone.STARTER, c)
+        return out + self._laid(zone, card)
+
     def _cut(self, cards: tuple[Card, ...]) -> list[Decision]:
         """Every player's cut card is read (in the starter spot or in the rows): the lowest deals, a tie cuts again."""
+        self.cut_taken_back = None
         out = self._commit([Cut(cards)], f"cut for the deal: {' '.join(map(str, cards))}")
         if self.state.phase == Phase.CUT:
             self._ask(Question(QuestionKind.CONFLICT, "A tie for lowest: cut again"))
@@ -374,6 +418,8 @@ class Referee:
     def _seat_row(self, seat: int, card: Card) -> list[Decision]:
         s = self.state
         if s.phase == Phase.CUT:  # three or four players each cut in front of themselves
+            if len(s.players) == 2 and self.cut_taken_back is not None:  # play went on after an undone cut
+                return self._cut_stands(seat_zone(seat), card)
             if len(s.players) == 2:  # two cut in the starter spot: a card in a row now is not the cut
                 return self._ask(Question(QuestionKind.UNSURE, f"{card} in {s.players[seat]}'s row before the cut: "
                                           "cut for the deal in the starter spot", ("dismiss",), card=str(card)))
@@ -590,15 +636,26 @@ class Referee:
             return self._ask(Question(QuestionKind.ILLEGAL, str(exc), ("dismiss",)))
         if self.decisions:
             undone = self.decisions.pop()
-            for e in undone.events:  # a card taken back but still lying there is not played again by the camera
-                if isinstance(e, Play) and any(e.card in cards for cards in self.table.values()):
-                    self._ask(Question(QuestionKind.UNSURE, f"{e.card} was taken back but still lies on the table: "
-                                       "pick it up and lay it again to play it, or enter the card", ("dismiss",),
-                                       card=str(e.card)))
+            for e in undone.events:  # a card taken back but still lying there waits for the table to say
+                zone = seat_zone(e.seat) if isinstance(e, Play) else Zone.STARTER if isinstance(e, Starter) else None
+                if zone is not None and e.card in self.table.get(zone, ()):
+                    self.taken_back.append((zone, e.card))
+                    self._ask(Question(QuestionKind.TAKEN_BACK, f"{e.card} was taken back but still lies in "
+                                       f"{self.zone_words(zone)}: pick it up to take it back, or Redo; if play goes "
+                                       "on with it there, it stands", ("dismiss",), card=str(e.card)))
+                if isinstance(e, Cut):
+                    self.cut_taken_back = e.cards
+                    self._ask(Question(QuestionKind.TAKEN_BACK, "The cut for the deal was taken back: cut again, "
+                                       "or Redo; if play goes on without a new cut, it stands", ("dismiss",)))
         return out
 
     def redo(self) -> list[Decision]:
-        return self._try([Redo()], "redo")
+        out = self._try([Redo()], "redo")
+        if out:
+            self.taken_back.clear()
+            self.cut_taken_back = None
+            self.prune_questions()
+        return out
 
     def replace_card(self, old: Card | str, new: Card | str) -> list[Decision]:
         """A misread card corrected by a player: every score that depended on it is recomputed."""

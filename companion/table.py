@@ -75,6 +75,7 @@ class QuestionKind(Word):
     MUGGINS = "muggins"  #: missed points an opponent may take
     UNSURE = "unsure"  #: something could not be read (a card, the starter)
     UNFINISHED = "unfinished"  #: the next hand began on the table while this hand's play is not over
+    TAKEN_BACK = "taken-back"  #: an undo took back a card that still lies on the table
 
 
 class Screen(Word):

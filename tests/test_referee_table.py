@@ -170,7 +170,8 @@ def test_a_starter_turned_before_the_play_is_over_is_kept_for_the_next_hand():
     assert any("KS was taken back" in q.text for q in ref.questions)
     seen(ref, Change.LAID, "seat1", "KS", at=3.5)  # reported again: it lies there, it is not played again
     assert ref.state.count == 10
-    assert seen(ref, Change.LAID, "starter", "8C", at=9.0) == []  # the next hand began on the table
+    # the next hand began on the table with KS still there: KS stands, the new starter waits for the next hand
+    assert [d.reason for d in seen(ref, Change.LAID, "starter", "8C", at=9.0)] == ["Ann played KS: Twenty"]
     assert ref.state.starter.code == "5D" and ref.state.phase == Phase.PLAY
     assert seen(ref, Change.LAID, "seat2", "4H", at=10.0) == []  # held for the next hand, not played in this one
     assert [q.text[:18] for q in ref.questions if q.kind == QuestionKind.UNFINISHED] == ["A new starter (8C)"]
@@ -224,3 +225,77 @@ def test_a_cut_card_picked_up_before_the_other_was_read_is_not_a_cut():
     assert seen(ref, Change.LAID, "starter", "8H", at=5.7) == [] and ref.state.phase == Phase.CUT
     assert seen(ref, Change.LAID, "seat1", "9S", at=6.4) == [] and ref.state.phase == Phase.CUT
     assert any("9S in Ann's row before the cut" in q.text for q in ref.questions)
+
+
+# --- undo of a card that still lies on the table -----------------------------------------------------------------
+def taken_back_questions(ref: Referee) -> list[str]:
+    return [q.text for q in ref.questions if q.kind == QuestionKind.TAKEN_BACK]
+
+
+def test_an_undone_play_left_on_the_table_stands_when_play_goes_on():
+    ref = referee()
+    seen(ref, Change.LAID, "starter", "5D", at=1.0)
+    seen(ref, Change.LAID, "seat2", "TH", at=2.0)
+    ref.undo()  # pressed by accident: TH still lies in Bob's row
+    assert ref.state.count == 0
+    assert taken_back_questions(ref) == ["TH was taken back but still lies in Bob's row: pick it up to take it "
+                                         "back, or Redo; if play goes on with it there, it stands"]
+    decisions = seen(ref, Change.LAID, "seat1", "KS", at=4.0)  # Ann plays on: the table is right
+    assert [d.reason for d in decisions] == ["Bob played TH: Ten", "Ann played KS: Twenty"]
+    assert ref.questions == []
+
+
+def test_an_undone_play_picked_up_is_taken_back_for_good():
+    ref = referee()
+    seen(ref, Change.LAID, "starter", "5D", at=1.0)
+    seen(ref, Change.LAID, "seat2", "TH", at=2.0)
+    ref.undo()
+    seen(ref, Change.REMOVED, "seat2", "TH", at=3.0)
+    assert ref.questions == []
+    [decision] = seen(ref, Change.LAID, "seat2", "9C", at=4.0)  # Bob plays another card instead
+    assert decision.reason == "Bob played 9C: Nine" and ref.state.count == 9
+
+
+def test_an_undone_starter_left_in_its_spot_stands_when_play_goes_on():
+    ref = referee()
+    seen(ref, Change.LAID, "starter", "5D", at=1.0)
+    ref.undo()
+    assert ref.state.phase == Phase.DEAL
+    decisions = seen(ref, Change.LAID, "seat2", "TH", at=3.0)
+    assert [d.reason for d in decisions] == ["new hand: Ann deals; the starter is 5D", "Bob played TH: Ten"]
+
+
+def test_an_undone_count_in_the_show_is_made_again_before_the_crib_is_filed():
+    ref = referee()
+    lay(ref, "starter 5D", "seat2 TH", "seat1 KS", "seat2 9C", "seat1 5H", "seat2 6H", "seat1 4C", "seat2 9D",
+        "seat1 7S")
+    assert [s.seat for s in ref.state.shows] == [1, 0]  # both hands counted from the play
+    ref.undo()  # Ann's count taken back
+    assert [s.seat for s in ref.state.shows] == [1]
+    lay(ref, "seat1 2S", "seat1 3D", "seat1 QC", "crib 8H")  # Ann turns the crib up in her row
+    state = ref.state
+    assert state.phase == Phase.DEAL and [s.seat for s in state.shows] == [1, 0, None]
+    assert sorted(map(str, state.shows[-1].cards)) == ["2S", "3D", "8H", "QC"]
+
+
+def test_an_undone_cut_stands_when_play_goes_on_and_a_new_cut_replaces_it():
+    ref = Referee(Game([NewGame("six-card", ("Ann", "Bob"), Options(), None)]))
+    seen(ref, Change.LAID, "starter", "3C", at=1.0)
+    seen(ref, Change.LAID, "starter", "9H", at=2.0)
+    ref.undo()
+    assert ref.state.phase == Phase.CUT and len(taken_back_questions(ref)) == 1
+    seen(ref, Change.CLEARED, "starter", "3C", "9H", at=3.0)
+    seen(ref, Change.LAID, "starter", "5D", at=5.0)  # the starter: one card, not yet a cut
+    decisions = seen(ref, Change.LAID, "seat2", "TH", at=6.0)  # play goes on: the cut stood
+    assert [d.reason for d in decisions] == ["cut for the deal: 3C 9H", "new hand: Ann deals; the starter is 5D",
+                                             "Bob played TH: Ten"]
+    assert ref.questions == []
+
+    again = Referee(Game([NewGame("six-card", ("Ann", "Bob"), Options(), None)]))
+    seen(again, Change.LAID, "starter", "3C", at=1.0)
+    seen(again, Change.LAID, "starter", "9H", at=2.0)
+    again.undo()
+    seen(again, Change.CLEARED, "starter", "3C", "9H", at=3.0)
+    seen(again, Change.LAID, "starter", "KD", at=4.0)  # they cut again
+    seen(again, Change.LAID, "starter", "2S", at=5.0)
+    assert again.state.dealer == 1 and again.questions == []
