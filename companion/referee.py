@@ -249,8 +249,8 @@ class Referee:
             for code in change.cards:
                 self._take_off(change.zone, code)
             return self._cut_picked_up(change.zone)
-        if kind == Change.FACE_DOWN:
-            return self.row_face_down(change.zone)
+        if kind == Change.FACE_DOWN:  # the series ended on the table: a card taken back but left there was in it
+            return (self._table_moved_on() if self.taken_back else []) + self.row_face_down(change.zone)
         if kind == Change.MOVED:
             source = change.from_zone
             for code in change.cards:

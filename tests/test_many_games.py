@@ -56,3 +56,31 @@ def test_the_game_seen_is_the_game_scripted(game, seed):
     assert demo.final.winner is not None, "the scripted game ends"
     seen = watch(demo)
     assert seen == demo.result, first_difference(seen, demo.result)
+
+
+@pytest.mark.parametrize("after", [1, 5, 12, 19, 26, 33, 40, 47, 54, 61, 68, 75, 82])
+def test_an_undo_pressed_by_accident_changes_nothing_once_play_goes_on(after):
+    """Undo pressed after the ``after``-th decision of the bundled demo (the cut, plays, a 31, counts), and never
+    redone: the cards still lie on the table and the players play on, so the table stands and the game ends as
+    scripted, with no question left over."""
+    from companion.commands import Command
+    from companion.display.input import ScreenCommand
+
+    demo = DemoGame.build()
+    config = build_config({"board": {"driver": "virtual"}, "speech": {"enabled": False}}, "test")
+    app = Companion.create(config, headless=True, demo=demo, db_path=":memory:", new_game=True,
+                           recognize="scripted", demo_size=(320, 180), calibration="simulated")
+    undone = None
+    while app.game.state.phase != "over":
+        frame = app.source.read()
+        if frame is None:
+            break
+        app.process_frame(frame, app.source.time)
+        if undone is None and len(app.referee.decisions) >= after:
+            undone = app.referee.decisions[-1].reason
+            app.handle_command(ScreenCommand(Command.UNDO))
+    seen = app.result()
+    app.close()
+    assert undone is not None
+    assert seen == demo.result, f"after undoing {undone!r}: {first_difference(seen, demo.result)}"
+    assert app.referee.questions == []

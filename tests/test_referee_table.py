@@ -299,3 +299,13 @@ def test_an_undone_cut_stands_when_play_goes_on_and_a_new_cut_replaces_it():
     seen(again, Change.LAID, "starter", "KD", at=4.0)  # they cut again
     seen(again, Change.LAID, "starter", "2S", at=5.0)
     assert again.state.dealer == 1 and again.questions == []
+
+
+def test_an_undone_thirty_one_left_on_the_table_stands_when_the_rows_are_turned_down():
+    ref = referee()
+    lay(ref, "starter 5D", "seat2 TH", "seat1 KS", "seat2 5H")
+    seen(ref, Change.LAID, "seat1", "6H", at=5.0)  # 31 for two
+    ref.undo()
+    seen(ref, Change.FACE_DOWN, "seat1", "KS", "6H", at=7.0)  # the series was over on the table
+    assert ref.state.scores[-1].spoken == "Thirty-one for two" and ref.state.count == 0
+    assert ref.questions == []
