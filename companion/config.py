@@ -42,8 +42,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     },
     "camera": {
         "source": "demo",
-        "width": 1280,
-        "height": 720,
+        "width": 1920,
+        "height": 1080,
         "fps": 10.0,
         "calibration": "",  # a calibration file; empty: find the mat's markers
     },

@@ -40,3 +40,18 @@ def test_a_three_player_game_with_the_real_reader_plays_from_the_cut_to_the_winn
     seen = json.loads(proc.stdout)
     assert seen == DemoGame.build(variant="three-hand", target=None, seed=1).result
     assert set(seen["scores"]) == {"Ann", "Bob", "Cat"} and seen["winner"] is not None
+
+
+@pytest.mark.games
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_two_player_game_to_121_with_the_real_reader_ends_as_scripted(tmp_path, seed):
+    """Whole two-player games to 121 (twelve to fifteen hands each), filmed at 1920x1080 as the companion advises, read
+    by the real card reader: every score of every hand as scripted. Minutes each: ``make test-games`` (and CI)."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    proc = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--demo", "--headless", "--new-game",
+                           "--variant", "six-card", "--seed", str(seed), "--db", str(tmp_path / "demo.db")],
+                          capture_output=True, text=True, env=env, timeout=1800)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    seen = json.loads(proc.stdout)
+    assert seen == DemoGame.build(variant="six-card", target=None, seed=seed).result
+    assert max(seen["scores"].values()) >= 121

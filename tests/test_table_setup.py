@@ -28,7 +28,7 @@ def test_a_three_seat_mat_at_720p_says_the_cards_are_too_small():
 
 
 def test_the_demo_picks_1080p_for_the_three_seat_mat_and_says_nothing():
-    assert demo_size(3) == (1920, 1080) and demo_size(2) == (1280, 720)
+    assert demo_size(3) == (1920, 1080) and demo_size(2) == (1920, 1080)
     app = first_frames(None)
     try:
         assert app.tracker.calibration is not None
