@@ -126,6 +126,8 @@ class Referee:
     #: gone; left there while the table moves on, the table is right and they stand again
     taken_back: list[tuple[str, Card]] = field(default_factory=list)
     cut_taken_back: tuple[Card, ...] | None = None  # a cut taken back by an undo: it stands if play goes on
+    held: list[tuple[str, Card, float]] = field(default_factory=list)  # (zone, card, when) laid beside a card
+    # taken back, until the table says whether it replaced that card or followed it
     #: zone -> the cards the tracker says lie there now (face up or turned down), in the order laid: the referee
     #: follows the table, so a card that comes back after its zone was cleared is a new card, not a memory
     table: dict[str, list[Card]] = field(default_factory=dict)
@@ -248,7 +250,7 @@ class Referee:
         if kind in (Change.REMOVED, Change.CLEARED):
             for code in change.cards:
                 self._take_off(change.zone, code)
-            return self._cut_picked_up(change.zone)
+            return self._cut_picked_up(change.zone) + self._release_held()
         if kind == Change.FACE_DOWN:  # the series ended on the table: a card taken back but left there was in it
             return (self._table_moved_on() if self.taken_back else []) + self.row_face_down(change.zone)
         if kind == Change.MOVED:
@@ -304,13 +306,28 @@ class Referee:
 
     def _table_moved_on(self) -> list[Decision]:
         """A card is laid while a card taken back by an undo still lies where it was: the players played on, so the
-        table stands and the taken-back card is played (or turned as the starter) again before the new one."""
+        table stands and the taken-back card is played (or turned as the starter) again, then the cards held beside
+        it, before the new one."""
         out: list[Decision] = []
         back, self.taken_back = self.taken_back, []
         for zone, card in back:
             if card in self.table.get(zone, ()):
                 out += self._laid(zone, card)
         self.prune_questions()
+        return out + self._release_held()
+
+    def _release_held(self) -> list[Decision]:
+        """The cards held beside a taken-back card whose place is now clear (it was picked up, or it stood again):
+        they are laid now, in the order they came."""
+        ready = [h for h in self.held if all(z != h[0] for z, _ in self.taken_back)]
+        if not ready:
+            return []
+        self.held = [h for h in self.held if h not in ready]
+        out: list[Decision] = []
+        for zone, card, at in ready:
+            if card in self.table.get(zone, ()):
+                self._at = at
+                out += self._laid(zone, card)
         return out
 
     def card_laid(self, zone: str, code: str, at: float | None = None) -> list[Decision]:
@@ -330,7 +347,12 @@ class Referee:
             self.paused = False
             out += self._count_show()
         if self.taken_back and (zone, card) not in self.taken_back:
-            out += self._table_moved_on()
+            if any(z == zone for z, _ in self.taken_back):
+                # beside a card taken back: laid instead of it (it is reported gone a little later) or after it
+                # (play went on): held until the table tells which
+                self.held.append((zone, card, self._at))
+                return out
+            out += self._table_moved_on()  # a card anywhere else: the players played on around it
         return out + self._laid(zone, card)
 
     def _laid(self, zone: str, card: Card) -> list[Decision]:
@@ -655,6 +677,7 @@ class Referee:
             self.taken_back.clear()
             self.cut_taken_back = None
             self.prune_questions()
+            out += self._release_held()
         return out
 
     def replace_card(self, old: Card | str, new: Card | str) -> list[Decision]:

@@ -309,3 +309,27 @@ def test_an_undone_thirty_one_left_on_the_table_stands_when_the_rows_are_turned_
     seen(ref, Change.FACE_DOWN, "seat1", "KS", "6H", at=7.0)  # the series was over on the table
     assert ref.state.scores[-1].spoken == "Thirty-one for two" and ref.state.count == 0
     assert ref.questions == []
+
+
+def test_another_card_laid_in_place_of_an_undone_one_is_played_instead():
+    ref = referee()
+    seen(ref, Change.LAID, "starter", "5D", at=1.0)
+    seen(ref, Change.LAID, "seat2", "TH", at=2.0)
+    ref.undo()  # Bob meant to play 9C: he swaps the cards, and the new one is read before TH is reported gone
+    assert seen(ref, Change.LAID, "seat2", "9C", at=3.0) == []  # instead of TH, or after it? the table will say
+    [decision] = seen(ref, Change.REMOVED, "seat2", "TH", at=2.5)
+    assert decision.reason == "Bob played 9C: Nine"
+    [decision] = seen(ref, Change.LAID, "seat1", "KS", at=5.0)
+    assert decision.reason == "Ann played KS: Nineteen" and ref.questions == []
+
+
+def test_a_card_laid_after_an_undone_one_in_the_same_row_follows_it_when_play_goes_on():
+    ref = referee()
+    lay(ref, "starter 5D", "seat2 TH", "seat1 9S")
+    seen(ref, Change.LAID, "seat2", "8H", at=3.0)  # 27 for three
+    ref.undo()
+    assert seen(ref, Change.LAID, "seat2", "3H", at=4.0) == []  # Ann said go; Bob plays on in his row
+    decisions = seen(ref, Change.FACE_DOWN, "seat1", "9S", at=6.0)  # the rows are turned down: 8H stood
+    assert [d.reason for d in decisions][:2] == ["Bob played 8H: Twenty-seven for three",
+                                                 "go inferred for Ann; Bob played 3H: Thirty"]
+    assert ref.state.count == 0 and ref.questions == []
