@@ -34,6 +34,8 @@ from .table import BACK, UNKNOWN, Change, Phase, QuestionKind, Zone, seat_zone, 
 
 #: how long after the first table change a resumed referee takes the cards the game already holds to be the ones
 #: lying on the table (the tracker starts with an empty picture and reports the whole table at once)
+#: a card laid more than this long before a taken-back card beside it was lifted followed it: it was not a swap
+SWAP_S = 0.5
 RESUME_SETTLE_S = 3.0
 
 
@@ -247,10 +249,13 @@ class Referee:
         if self._assumed and self._assumed_until is None:
             self._assumed_until = change.time + RESUME_SETTLE_S
         kind = change.kind
+        out: list[Decision] = []
         if kind in (Change.REMOVED, Change.CLEARED):
+            if self._stood_until_gathered(change):
+                out += self._table_moved_on()
             for code in change.cards:
                 self._take_off(change.zone, code)
-            return self._cut_picked_up(change.zone) + self._release_held()
+            return out + self._cut_picked_up(change.zone) + self._release_held()
         if kind == Change.FACE_DOWN:  # the series ended on the table: a card taken back but left there was in it
             return (self._table_moved_on() if self.taken_back else []) + self.row_face_down(change.zone)
         if kind == Change.MOVED:
@@ -262,7 +267,6 @@ class Referee:
                 for code in change.cards:  # slid from one zone into another: the same card, nothing new
                     self._put_on(change.zone, code)
                 return []
-        out: list[Decision] = []
         for code in change.cards:
             card = self._put_on(change.zone, code) if code not in (BACK, UNKNOWN) else None
             if card is not None and self.table[change.zone].count(card) > 1:
@@ -303,6 +307,16 @@ class Referee:
         if (zone, card) in self.taken_back:  # picked up after the undo: taken back for good
             self.taken_back.remove((zone, card))
             self.prune_questions()
+
+    def _stood_until_gathered(self, change: ChangeLike) -> bool:
+        """Whether a taken-back card leaving the table was gathered with its row after play went on, rather than
+        picked up to take it back: the whole row went at once, or a card held beside it had been laid well before
+        it went (a card swapped for it is laid after it is lifted)."""
+        gone = {code for code in change.cards}
+        if not any(z == change.zone and str(c) in gone for z, c in self.taken_back):
+            return False
+        return change.kind == Change.CLEARED or any(
+            z == change.zone and at < change.time - SWAP_S for z, _, at in self.held)
 
     def _table_moved_on(self) -> list[Decision]:
         """A card is laid while a card taken back by an undo still lies where it was: the players played on, so the

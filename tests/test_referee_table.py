@@ -333,3 +333,14 @@ def test_a_card_laid_after_an_undone_one_in_the_same_row_follows_it_when_play_go
     assert [d.reason for d in decisions][:2] == ["Bob played 8H: Twenty-seven for three",
                                                  "go inferred for Ann; Bob played 3H: Thirty"]
     assert ref.state.count == 0 and ref.questions == []
+
+
+def test_an_undone_card_gathered_with_its_row_after_play_went_on_stood():
+    ref = referee()
+    lay(ref, "starter 5D", "seat2 TH", "seat1 KS")
+    seen(ref, Change.LAID, "seat2", "8C", at=3.0)  # Bob: 28
+    ref.undo()
+    assert seen(ref, Change.LAID, "seat2", "2C", at=5.0) == []  # Bob plays on in his row (Ann said go)
+    decisions = seen(ref, Change.REMOVED, "seat2", "8C", at=9.0)  # the row is gathered card by card
+    assert [d.reason for d in decisions][:2] == ["Bob played 8C: Twenty-eight",
+                                                 "go inferred for Ann; Bob played 2C: Thirty"]
