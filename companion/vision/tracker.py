@@ -205,11 +205,38 @@ class FrameReader:
             return []
         if self.calibration is None:
             return [Sighting(ELSEWHERE, d.card, None, d.confidence) for d in dets]
-        pts = self.calibration.to_mat([d.center for d in dets])
+        pts = card_centres_mm(dets, self.calibration)
         zones = self.calibration.zones
         return [Sighting(zones.zone_at(float(x), float(y)), d.card, (float(x), float(y)), d.confidence,
                          tuple(d.corners)) for d, (x, y) in zip(dets, pts)]
 
+
+
+#: a playing card (mm), the size the mats are drawn for, and how far in from its corner its index box begins
+CARD_MM = (63.0, 88.0)
+INDEX_INSET_MM = 3.0
+
+
+def card_centres_mm(detections: list[Detection], calibration: Calibration) -> np.ndarray:
+    """Where on the mat (mm) the middle of each detected card lies: the middle of a whole card, or, for a card
+    read by one index corner only, the middle of the card that index belongs to. The zone is decided by the card's
+    middle: an index sits at a corner, up to half a card from it, so near a zone's edge (two cut cards side by side
+    in the starter spot) it could put the card in the wrong zone.
+
+    An index box's corners run as the card does (its first corner nearest the card's own corner, the second along
+    the card's width, the last down its length), so the card lies from there along those two sides."""
+    centres = calibration.to_mat([d.center for d in detections])
+    for i, d in enumerate(detections):
+        if d.whole_card or len(d.corners) != 4:
+            continue
+        p0, p1, _, p3 = calibration.to_mat(d.corners)
+        across, down = p1 - p0, p3 - p0
+        a, b = float(np.hypot(*across)), float(np.hypot(*down))
+        if a < 1e-3 or b < a:  # not an upright index box (rank over suit is taller than wide): keep its middle
+            continue
+        w, h = CARD_MM
+        centres[i] = p0 + across / a * (w / 2 - INDEX_INSET_MM) + down / b * (h / 2 - INDEX_INSET_MM)
+    return centres
 
 
 _RULES = {f.name for f in fields(SightingRules)}
