@@ -7,7 +7,8 @@ Sets: ``webcam-single`` (one card a photo), ``table-overlap`` (fanned hands), ``
 fill their photo, read as they are), ``card-faces+border`` (the same on a 160 px dark border) and ``cardcounter``
 by subset (``webcam-table``, ``phone-novelty-deck``, ``phone-closeup``, ``webcam-held``). ``cardcounter`` is split
 by photo (``tools/cardcounter_split.tsv``, made by :func:`split_part`): ``--part heldout`` (the default) measures only
-the photos no training or tuning ever used.
+the photos no training or tuning ever used; ``--part val`` the fifth of the train part the reader's acceptance is
+chosen on (``tools/real_glyphs.in_slice``), ``--part fit`` the rest of it.
 
 For each set: ``cards`` labelled, ``found`` (labelled cards that were named), ``misread`` (named cards that are not
 in the photo's labels; "% of reported" is over all named cards), ``unknown`` (detections reported as "unknown").
@@ -83,6 +84,10 @@ def sets(photos: Path, part: str) -> dict[str, list[tuple[Path, set[str], int]]]
         fixed = load_split()
         for f, codes in labels(cc):
             p = fixed.get(f, split_part(f))
+            if p == "train" and part in ("val", "fit"):
+                from tools.real_glyphs import in_slice
+
+                p = part if in_slice(f, part == "val") else ""
             if part == "all" or p == part:
                 out.setdefault(f"cardcounter/{kinds.get(f, '?')}", []).append((cc / f, codes, 0))
     return out
@@ -119,16 +124,24 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reader", default="old", help="old, new, or module:function")
     ap.add_argument("--sets", default="", help="comma-separated set names or prefixes (default: all)")
-    ap.add_argument("--part", default="heldout", choices=("heldout", "train", "all"))
+    ap.add_argument("--part", default="heldout", choices=("heldout", "train", "val", "fit", "all"),
+                    help="cardcounter's part: heldout, train (= val + fit: the glyph classifiers learn from fit; "
+                         "the acceptance is chosen on val), or all")
     ap.add_argument("--sample", type=int, default=0, help="read only about N photos of each set (evenly spread)")
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--model", type=Path, help="the detector's ONNX file (default: the committed one)")
+    ap.add_argument("--glyphs", type=Path, help="the glyph classifiers' .npz (default: the committed one)")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
     if a.model:
         from companion.vision import detector
 
         detector.MODEL = a.model
+    if a.glyphs:
+        from companion.vision import classifier
+
+        classifier.MODEL_PATH = a.glyphs
+        classifier.default_model.cache_clear()
     mod, _, fn = READERS.get(a.reader, a.reader).partition(":")
     try:
         read = getattr(importlib.import_module(mod), fn or "recognize")
