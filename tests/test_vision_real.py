@@ -4,6 +4,7 @@ read, each index is labelled the way its card lies, and the reader trained on th
 Tests that need the team's photos in ../shared skip when they are absent; no photo is kept in the repository.
 """
 
+from collections import defaultdict
 from pathlib import Path
 
 import cv2
@@ -65,7 +66,7 @@ def test_real_samples_are_labelled_index_or_not_a_rank():
     names = sorted(n for n, p in parts.items() if p == "train")[:12]
     boxes = real_glyphs.load_boxes(CC, set(names))
     out: tuple[list, list, list, list] = ([], [], [], [])
-    stats: dict = {"boxes": 0, "down_by_twin": 0, "index": 0, "turned": 0, "junk": 0, "down_by_oracle": 0}
+    stats: dict = defaultdict(int)
     codes = set()
     for k, n in enumerate(names):
         real_glyphs.photo_samples(cv2.imread(str(CC / n)), boxes[n], np.random.default_rng(k), 1, None, out, stats)
@@ -77,3 +78,49 @@ def test_real_samples_are_labelled_index_or_not_a_rank():
     assert sum(r != "-" for r in ry) == sum(s != "-" for s in sy) == stats["index"]
     assert len(rx) == len(ry) and len(sx) == len(sy) and len(sx) <= len(rx)
     assert all(x.shape == rx[0].shape for x in rx)
+
+
+def test_red_cards_in_a_grey_photo_are_named_by_their_shape():
+    """A grey photo (stored as BGR) has no red: the reader names hearts and diamonds by their glyphs' shape instead
+    of calling every red card "unknown" (before, the ink's colour check cut their confidence to a third)."""
+    from companion.vision import recognize, synth
+    from companion.vision.reader import is_grey
+
+    rng = np.random.default_rng(5)
+    cards = ["QH", "8D", "6D", "KS", "2H", "9C"]
+    got: set[str] = set()
+    for _ in range(2):
+        frame, _ = synth.render_scene(cards, rng=rng, card_height=300)
+        grey = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        assert is_grey(grey) and not is_grey(frame)
+        named = {d.card for d in recognize(grey) if d.card not in ("unknown", "back")}
+        assert named <= set(cards), f"misread {sorted(named - set(cards))}"
+        got |= named
+    assert {"QH", "8D", "6D", "2H"} & got, f"no red card named: {sorted(got)}"
+    assert len(got) >= 5
+
+
+@pytest.mark.slow
+def test_held_out_webcam_table_photos_are_named_not_misread():
+    """cardcounter's held-out webcam photos of a table (18 photos, 135 cards with 8-12 px indices; never trained or
+    tuned on): the reader trained on real index corners names most and misreads at most one (the glyph
+    classifiers trained on synthetic scenes alone named 36% and misread 4: clubs as spades, 3 as 5)."""
+    _need_photos()
+    from companion.vision import recognize
+
+    parts = real_glyphs.split_parts()
+    kinds = dict(line.split("\t") for line in (CC / "SUBSETS.tsv").read_text().splitlines() if "\t" in line)
+    rows = [line.split("\t") for line in (CC / "LABELS.tsv").read_text().splitlines()
+            if "\t" in line and not line.startswith("#")]
+    found = wrong = total = 0
+    for name, codes in rows:
+        if parts.get(name) != "heldout" or kinds.get(name) != "webcam-table":
+            continue
+        truth = {c for c in codes.split(",") if c}
+        named = {d.card for d in recognize(cv2.imread(str(CC / name))) if d.card not in ("unknown", "back")}
+        found += len(named & truth)
+        wrong += len(named - truth)
+        total += len(truth)
+    assert total > 100
+    assert wrong <= 1
+    assert found >= 0.75 * total, f"found {found} of {total}"

@@ -93,7 +93,7 @@ def sets(photos: Path, part: str) -> dict[str, list[tuple[Path, set[str], int]]]
     return out
 
 
-def evaluate(read, rows, verbose: bool = False) -> dict:
+def evaluate(read, rows, verbose: bool = False, dump=None, name: str = "") -> dict:
     cards = found = misread = reported = unknown = 0
     t0 = time.perf_counter()
     for path, codes, border in rows:
@@ -107,6 +107,11 @@ def evaluate(read, rows, verbose: bool = False) -> dict:
         misread += len(named - codes)
         reported += len(named)
         unknown += sum(d.card == UNKNOWN for d in dets)
+        if dump is not None:
+            for d in dets:
+                if d.card not in (BACK, UNKNOWN):
+                    how = d.extra.get("found_by", "whole card" if d.whole_card else "corner")
+                    dump.write(f"{name}\t{path.name}\t{d.card}\t{d.confidence:.4f}\t{how}\t{int(d.card in codes)}\n")
         if verbose and (named != codes):
             print(f"  {path.name}: labelled {sorted(codes)} read {sorted(named)}"
                   f" wrong {sorted(named - codes)}", file=sys.stderr)
@@ -131,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--model", type=Path, help="the detector's ONNX file (default: the committed one)")
     ap.add_argument("--glyphs", type=Path, help="the glyph classifiers' .npz (default: the committed one)")
+    ap.add_argument("--dump", type=Path, help="write every named card (set, photo, card, confidence, how, right) here"
+                                             " to draw the found/misread trade-off (tools/tradeoff.py)")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
     if a.model:
@@ -154,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     cv2.setNumThreads(1)
     want = [s for s in a.sets.split(",") if s]
+    dump = a.dump.open("w") if a.dump else None
     print(f"reader {a.reader}, cardcounter part {a.part}" + (f", about {a.sample} photos a set" if a.sample else ""))
     print("| set | photos | cards | found | misread (of reported) | unknown | s/photo |")
     print("|---|---|---|---|---|---|---|")
@@ -162,7 +170,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if a.sample and a.sample < len(rows):
             rows = rows[:: max(1, len(rows) // a.sample)][:a.sample]
-        print(row(name, evaluate(read, rows, a.verbose)), flush=True)
+        print(row(name, evaluate(read, rows, a.verbose, dump, name)), flush=True)
+    if dump is not None:
+        dump.close()
     return 0
 
 

@@ -206,6 +206,13 @@ def photo_samples(img: np.ndarray, boxes: list[tuple[str, np.ndarray]], rng: np.
                 elif gi < 0 and gj < 0:
                     rx.append(ft[0]), ry.append(JUNK)  # pips, art, a neighbour's edge: its suit may be a suit
                     stats["junk"] += 1
+                elif bi >= 0 and gj < 0:
+                    # an index glyph and a shape outside every index (a pip, the next card's edge), read across or
+                    # up the card: not an index (read down the card it may look like one: left out)
+                    dn = downs[bi] if bi != k else d_here
+                    if dn is not None and _angle(d, dn) > 60:
+                        rx.append(ft[0]), ry.append(JUNK)
+                        stats["junk_beside"] += 1
 
 
 def real_samples(folder: Path = CARDCOUNTER, *, part: str = "train", val: bool | None = None, per_box: int = 6,

@@ -143,12 +143,13 @@ def _more_looks(first, looks) -> float:
 
 
 def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphModel, read_corners,
-           *, card_width: float | None = None, glyph_range: tuple[int, int] | None = None):
+           *, card_width: float | None = None, glyph_range: tuple[int, int] | None = None, colour: bool = True):
     """Index corners read in ``frame`` where ``stock`` (uint8 mask) marks card stock not yet explained by whole
     cards. ``card_width`` (pixels), when known from whole cards, bounds the glyph size. Returns (code,
     confidence, 4 corners of the index box in frame coordinates, rank centre). A read is kept at the confidence
     detection.accept_for asks of a card CARD_PER_DIST times as tall as its rank-to-suit distance. ``glyph_range``
-    (pixels) overrides the glyph sizes looked for, which are otherwise guessed from the frame's height."""
+    (pixels) overrides the glyph sizes looked for, which are otherwise guessed from the frame's height. Without
+    ``colour`` (a frame with no colour in it) the ink's colour is not checked against the suit."""
     h = frame.shape[0]
     lo, hi = glyph_range or (max(6, h // 120), max(20, h // 12))
     if card_width:
@@ -158,13 +159,13 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
     # every pair is read in one batch; then, nearest pairs first, a glyph already part of an index is not reused
     dists = [float(np.linalg.norm(comps[j, :2] - comps[i, :2])) for i, j in pairs]
     first, mats = read_pairs(frame, mn, [(comps[i, :2], comps[j, :2], 0.95 * d) for (i, j), d in zip(pairs, dists)],
-                             model, read_corners)
+                             model, read_corners, colour=colour)
     need = [accept_for(CARD_PER_DIST * d) for d in dists]
     # a read must survive a second look, a little larger and turned a little, that only has to name the same
     # card; a borderline one gets six more looks (LOOKS) whose confidence counts. All are read in two batches.
     again_of: dict[int, list] = {}
     more_of: dict[int, list] = {}
-    for batch, colour in ((again_of, False), (more_of, True)):
+    for batch, in_colour in ((again_of, False), (more_of, colour)):
         extra, owner = [], []
         for k, ((i, j), dist, got) in enumerate(zip(pairs, dists, first)):
             if got is None or got.code is None or got.confidence < BORDERLINE:
@@ -173,7 +174,7 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
             a, b = comps[i, :2], comps[j, :2]
             extra += [(a, a + _turn(b - a, angle), scale * dist) for scale, angle in looks]
             owner += [k] * len(looks)
-        for k, got in zip(owner, read_pairs(frame, mn, extra, model, read_corners, colour=colour)[0]):
+        for k, got in zip(owner, read_pairs(frame, mn, extra, model, read_corners, colour=in_colour)[0]):
             batch.setdefault(k, []).append(got)
     reads = []
     used: set[int] = set()
