@@ -116,11 +116,20 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
                 mn_full = cv2.min(cv2.min(img[:, :, 0], img[:, :, 1]), img[:, :, 2])
             mn = np.ascontiguousarray(mn_full[y0:y1, x0:x1])
             crop = np.ascontiguousarray(crop)
-        # the whole cut is searched: the network has said an index corner is in it
+        # the whole cut is searched (the network has said an index corner is in it) but for the cards named
+        # already: a long patch along a fan or a row holds many of them, and reading them again costs the most here
         stock = np.full(mn.shape, 255, np.uint8)
+        skip = None
+        for p in known:
+            q = (p - (x0, y0)) * f
+            if (q.max(0) >= 0).all() and q[:, 0].min() < mn.shape[1] and q[:, 1].min() < mn.shape[0]:
+                if skip is None:
+                    skip = np.zeros(mn.shape, np.uint8)
+                cv2.fillPoly(skip, [np.round(q).astype(np.int32)], 1)
         glyph = side * f
         reads = corner_search.search(crop, mn, stock, model, reader.read_corners,
-                                     glyph_range=(max(5, int(0.15 * glyph)), int(1.1 * glyph) + 1), colour=colour)
+                                     glyph_range=(max(5, int(0.15 * glyph)), int(1.1 * glyph) + 1), colour=colour,
+                                     skip=skip)
         for code, conf, pts, centre in reads:
             pts = pts / f + (x0, y0)
             centre = np.asarray(centre) / f + (x0, y0)
