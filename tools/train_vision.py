@@ -252,13 +252,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=Path("build/glyph-samples.npz"))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--exclude", default="", help="comma-separated decks to leave out (to measure unseen decks)")
-    ap.add_argument("--real", type=Path, default=real_glyphs.CARDCOUNTER,
-                    help="cardcounter's folder: its TRAIN part's index corners are added (default: ../shared/...)")
+    ap.add_argument("--real", type=Path, default=None,
+                    help="cardcounter's folder: its TRAIN part's index corners are added (default: ../shared/...,"
+                         " left out with a note where it is absent)")
     ap.add_argument("--no-real", action="store_true", help="synthetic scenes only (the model before issue 14's)")
-    ap.add_argument("--per-box", type=int, default=10, help="random cuts of each real index corner")
+    ap.add_argument("--per-box", type=int, default=16, help="random cuts of each real index corner")
     ap.add_argument("--real-val-out", type=Path, help="also write a model trained without the validation slice")
     ap.add_argument("--synth-cache", type=Path, help="reuse synthetic samples saved by a run like this one")
     a = ap.parse_args(argv)
+    if a.real is None and not a.no_real:
+        a.real = real_glyphs.CARDCOUNTER
+        if not (a.real / "BOXES.tsv").exists():
+            print(f"note: no real photos at {a.real}: training on synthetic scenes only", file=sys.stderr)
+            a.no_real = True
     cv2.setNumThreads(1)
     t0 = time.time()
     left_out = {d for d in a.exclude.split(",") if d}
