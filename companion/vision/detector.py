@@ -50,7 +50,10 @@ def _net():
 def _load(path: str):
     if not Path(path).exists():
         return None
-    return cv2.dnn.readNetFromONNX(path)
+    # OpenCV 5's classic engine is the one OpenCV 4.6 (the Pi's) has, and here a fifth faster than the new one it
+    # picks by default (21 against 26 ms a 640x360 frame on one core; outputs within 3e-5)
+    classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+    return cv2.dnn.readNetFromONNX(path) if classic is None else cv2.dnn.readNetFromONNX(path, engine=classic)
 
 
 def heat_map(img: np.ndarray, net=None) -> tuple[np.ndarray, np.ndarray, float]:
