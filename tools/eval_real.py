@@ -7,7 +7,8 @@ Sets: ``webcam-single`` (one card a photo), ``table-overlap`` (fanned hands), ``
 fill their photo, read as they are), ``card-faces+border`` (the same on a 160 px dark border) and ``cardcounter``
 by subset (``webcam-table``, ``phone-novelty-deck``, ``phone-closeup``, ``webcam-held``). ``cardcounter`` is split
 by photo (``tools/cardcounter_split.tsv``, made by :func:`split_part`): ``--part heldout`` (the default) measures only
-the photos no training or tuning ever used.
+the photos no training or tuning ever used; ``--part val`` the fifth of the train part the reader's acceptance is
+chosen on (``tools/real_glyphs.in_slice``), ``--part fit`` the rest of it.
 
 For each set: ``cards`` labelled, ``found`` (labelled cards that were named), ``misread`` (named cards that are not
 in the photo's labels; "% of reported" is over all named cards), ``unknown`` (detections reported as "unknown").
@@ -83,12 +84,16 @@ def sets(photos: Path, part: str) -> dict[str, list[tuple[Path, set[str], int]]]
         fixed = load_split()
         for f, codes in labels(cc):
             p = fixed.get(f, split_part(f))
+            if p == "train" and part in ("val", "fit"):
+                from tools.real_glyphs import in_slice
+
+                p = part if in_slice(f, part == "val") else ""
             if part == "all" or p == part:
                 out.setdefault(f"cardcounter/{kinds.get(f, '?')}", []).append((cc / f, codes, 0))
     return out
 
 
-def evaluate(read, rows, verbose: bool = False) -> dict:
+def evaluate(read, rows, verbose: bool = False, dump=None, name: str = "") -> dict:
     cards = found = misread = reported = unknown = 0
     t0 = time.perf_counter()
     for path, codes, border in rows:
@@ -102,6 +107,11 @@ def evaluate(read, rows, verbose: bool = False) -> dict:
         misread += len(named - codes)
         reported += len(named)
         unknown += sum(d.card == UNKNOWN for d in dets)
+        if dump is not None:
+            for d in dets:
+                if d.card not in (BACK, UNKNOWN):
+                    how = d.extra.get("found_by", "whole card" if d.whole_card else "corner")
+                    dump.write(f"{name}\t{path.name}\t{d.card}\t{d.confidence:.4f}\t{how}\t{int(d.card in codes)}\n")
         if verbose and (named != codes):
             print(f"  {path.name}: labelled {sorted(codes)} read {sorted(named)}"
                   f" wrong {sorted(named - codes)}", file=sys.stderr)
@@ -119,16 +129,26 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reader", default="old", help="old, new, or module:function")
     ap.add_argument("--sets", default="", help="comma-separated set names or prefixes (default: all)")
-    ap.add_argument("--part", default="heldout", choices=("heldout", "train", "all"))
+    ap.add_argument("--part", default="heldout", choices=("heldout", "train", "val", "fit", "all"),
+                    help="cardcounter's part: heldout, train (= val + fit: the glyph classifiers learn from fit; "
+                         "the acceptance is chosen on val), or all")
     ap.add_argument("--sample", type=int, default=0, help="read only about N photos of each set (evenly spread)")
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--model", type=Path, help="the detector's ONNX file (default: the committed one)")
+    ap.add_argument("--glyphs", type=Path, help="the glyph classifiers' .npz (default: the committed one)")
+    ap.add_argument("--dump", type=Path, help="write every named card (set, photo, card, confidence, how, right) here"
+                                             " to draw the found/misread trade-off (tools/tradeoff.py)")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
     if a.model:
         from companion.vision import detector
 
         detector.MODEL = a.model
+    if a.glyphs:
+        from companion.vision import classifier
+
+        classifier.MODEL_PATH = a.glyphs
+        classifier.default_model.cache_clear()
     mod, _, fn = READERS.get(a.reader, a.reader).partition(":")
     try:
         read = getattr(importlib.import_module(mod), fn or "recognize")
@@ -141,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     cv2.setNumThreads(1)
     want = [s for s in a.sets.split(",") if s]
+    dump = a.dump.open("w") if a.dump else None
     print(f"reader {a.reader}, cardcounter part {a.part}" + (f", about {a.sample} photos a set" if a.sample else ""))
     print("| set | photos | cards | found | misread (of reported) | unknown | s/photo |")
     print("|---|---|---|---|---|---|---|")
@@ -149,7 +170,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if a.sample and a.sample < len(rows):
             rows = rows[:: max(1, len(rows) // a.sample)][:a.sample]
-        print(row(name, evaluate(read, rows, a.verbose)), flush=True)
+        print(row(name, evaluate(read, rows, a.verbose, dump, name)), flush=True)
+    if dump is not None:
+        dump.close()
     return 0
 
 

@@ -1,12 +1,20 @@
-"""Train the card reader's glyph classifiers (``companion/vision/models/glyphs.npz``) from synthetic scenes.
+"""Train the card reader's glyph classifiers (``companion/vision/models/glyphs.npz``) from synthetic scenes and
+real index corners.
 
 Card faces come from the SVG decks Debian ships (rendered by ``tools/render_decks.py``), the bundled MIT
 photographed deck and the deck drawn by ``companion.vision.synth``. Each face is laid on a random table with
 random rotation, perspective, blur, noise, light and JPEG, then read by exactly the runtime code
 (``find_quads`` -> ``warp_card`` -> ``extract_index``) so the classifiers learn what the reader really sees.
-Everything is seeded: the same decks give the same model.
+To these are added the index corners of real photos: the TRAIN part of ``../shared/data/real-photos/cardcounter``
+(``tools/real_glyphs.py``; its held-out part is never used), cut as the runtime cuts them. Everything is seeded:
+the same decks and photos give the same model.
 
     python -m tools.train_vision [--decks build/decks] [--per-face 10] [--out companion/vision/models/glyphs.npz]
+                                 [--real DIR | --no-real] [--real-val-out FILE] [--synth-cache FILE]
+
+``--synth-cache FILE`` reuses the synthetic samples saved there by an earlier run with the same decks, per-face
+count and seed (they take most of the time); ``--real-val-out FILE`` also writes a model trained without the
+validation slice of the train part (``real_glyphs.in_slice``), on which the reader's acceptance is chosen.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from companion.vision.classifier import JUNK, GlyphModel, Mlp
 from companion.vision.geometry import CARD_H, CARD_W, find_quads, warp_card
 from companion.vision.glyphs import extract_index, features
 from companion.vision.reader import CORNER_H, CORNER_W
+from tools import real_glyphs
 
 RANKS = synth.RANKS
 SUITS = synth.SUITS
@@ -243,31 +252,66 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=Path("build/glyph-samples.npz"))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--exclude", default="", help="comma-separated decks to leave out (to measure unseen decks)")
+    ap.add_argument("--real", type=Path, default=None,
+                    help="cardcounter's folder: its TRAIN part's index corners are added (default: ../shared/...,"
+                         " left out with a note where it is absent)")
+    ap.add_argument("--no-real", action="store_true", help="synthetic scenes only (the model before issue 14's)")
+    ap.add_argument("--per-box", type=int, default=16, help="random cuts of each real index corner")
+    ap.add_argument("--real-val-out", type=Path, help="also write a model trained without the validation slice")
+    ap.add_argument("--synth-cache", type=Path, help="reuse synthetic samples saved by a run like this one")
     a = ap.parse_args(argv)
+    if a.real is None and not a.no_real:
+        a.real = real_glyphs.CARDCOUNTER
+        if not (a.real / "BOXES.tsv").exists():
+            print(f"note: no real photos at {a.real}: training on synthetic scenes only", file=sys.stderr)
+            a.no_real = True
     cv2.setNumThreads(1)
     t0 = time.time()
     left_out = {d for d in a.exclude.split(",") if d}
     faces = [f for f in load_faces(a.decks) if f[0] not in left_out]
     decks = sorted({d for d, _, _ in faces})
     print(f"{len(faces)} faces from {len(decks)} decks: {', '.join(decks)}", flush=True)
-    for d, c, f in faces:
-        FACES_BY_DECK.setdefault(d, []).append((c, f))
-    jobs = [(i, d, c, f, a.per_face, a.seed) for i, (d, c, f) in enumerate(faces)]
-    rx, ry, sx, sy = [], [], [], []
-    with Pool(a.jobs) as pool:
-        for r in pool.imap(samples_for, jobs, chunksize=8):
-            rx += r[0]
-            ry += r[1]
-            sx += r[2]
-            sy += r[3]
-    print(f"glyph samples: {len(rx)} rank, {len(sx)} suit ({time.time() - t0:.0f} s)", flush=True)
-    a.cache.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(a.cache, rx=np.array(rx), ry=np.array(ry), sx=np.array(sx), sy=np.array(sy))
-    rank = train_mlp(np.array(rx, np.float32), ry, tuple(RANKS) + (JUNK,), seed=a.seed)
-    suit = train_mlp(np.array(sx, np.float32), sy, tuple(SUITS) + (JUNK,), seed=a.seed)
-    a.out.parent.mkdir(parents=True, exist_ok=True)
-    GlyphModel(rank, suit).save(a.out)
-    print(f"wrote {a.out} ({a.out.stat().st_size / 1024:.0f} KiB) in {time.time() - t0:.0f} s")
+    key = np.array(f"{','.join(decks)};{len(faces)};{a.per_face};{a.seed}")
+    cached = np.load(a.synth_cache) if a.synth_cache and a.synth_cache.exists() else None
+    if cached is not None and "key" in cached and str(cached["key"]) == str(key):
+        rx, ry, sx, sy = (list(cached[k]) for k in ("rx", "ry", "sx", "sy"))
+        print(f"synthetic glyph samples from {a.synth_cache}", flush=True)
+    else:
+        if cached is not None:
+            print(f"{a.synth_cache} was made from other decks or settings: making the samples again", flush=True)
+        for d, c, f in faces:
+            FACES_BY_DECK.setdefault(d, []).append((c, f))
+        jobs = [(i, d, c, f, a.per_face, a.seed) for i, (d, c, f) in enumerate(faces)]
+        rx, ry, sx, sy = [], [], [], []
+        with Pool(a.jobs) as pool:
+            for r in pool.imap(samples_for, jobs, chunksize=8):
+                rx += r[0]
+                ry += r[1]
+                sx += r[2]
+                sy += r[3]
+        cache = a.synth_cache or a.cache
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(cache, rx=np.array(rx), ry=np.array(ry), sx=np.array(sx), sy=np.array(sy), key=key)
+    print(f"synthetic glyph samples: {len(rx)} rank, {len(sx)} suit ({time.time() - t0:.0f} s)", flush=True)
+    synthetic = (rx, ry, sx, sy)
+    runs = [(a.out, None)]
+    if a.real_val_out and not a.no_real:
+        runs.insert(0, (a.real_val_out, False))  # every train photo but the validation slice
+    for out, val in runs:
+        rx, ry, sx, sy = (list(v) for v in synthetic)
+        if not a.no_real:
+            if not (a.real / "BOXES.tsv").exists():
+                print(f"train_vision: no real photos at {a.real} (give --real DIR, or --no-real)", file=sys.stderr)
+                return 2
+            got = real_glyphs.real_samples(a.real, part="train", val=val, per_box=a.per_box, seed=a.seed)
+            print(f"real glyph samples ({'train part' if val is None else 'train part less the validation slice'}):"
+                  f" {len(got[0])} rank, {len(got[2])} suit; {got[4]} ({time.time() - t0:.0f} s)", flush=True)
+            rx, ry, sx, sy = rx + got[0], ry + got[1], sx + got[2], sy + got[3]
+        rank = train_mlp(np.array(rx, np.float32), ry, tuple(RANKS) + (JUNK,), seed=a.seed)
+        suit = train_mlp(np.array(sx, np.float32), sy, tuple(SUITS) + (JUNK,), seed=a.seed)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        GlyphModel(rank, suit).save(out)
+        print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB) in {time.time() - t0:.0f} s", flush=True)
     return 0
 
 

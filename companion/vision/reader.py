@@ -90,16 +90,18 @@ def _looks_like_back(card: np.ndarray) -> bool:
     return min(sides) >= 0.9 and share(.2, .8, .2, .8) >= 0.5 and contrast >= 60
 
 
-def read_cards(frame: np.ndarray, quads: list[np.ndarray], model: GlyphModel) -> list[Detection | None]:
+def read_cards(frame: np.ndarray, quads: list[np.ndarray], model: GlyphModel,
+               colour: bool = True) -> list[Detection | None]:
     """Read the whole card at each of ``quads`` (corners ordered by geometry.order_corners), their index corners
-    in one batch: a Detection, or None where a quad is no card."""
+    in one batch: a Detection, or None where a quad is no card. Without ``colour`` (a frame with no colour in it)
+    the ink's colour is not checked against the suit."""
     cw, ch = int(CARD_W * CORNER_W), int(CARD_H * CORNER_H)
     # only the two index corners are flattened: the top-left, and the bottom-right turned upright
     cuts = [warp_card(frame, np.roll(q, -k, axis=0), crop=(cw, ch)) for q in quads for k in (0, 2)]
     if not cuts:
         return []
     darkest = np.stack([cv2.min(cv2.min(c[:, :, 0], c[:, :, 1]), c[:, :, 2]) for c in cuts])
-    reads = read_corners(darkest, model, colours=[lambda c=c: c for c in cuts])
+    reads = read_corners(darkest, model, colours=[lambda c=c: c for c in cuts] if colour else None)
     return [_card(frame, q, reads[2 * n:2 * n + 2]) for n, q in enumerate(quads)]
 
 
@@ -141,26 +143,36 @@ def recognize(frame, *, model: GlyphModel | None = None, detector: bool | None =
     if img is None:
         return []
     model = model or default_model()
-    found = _recognize_bright(img, model)
+    colour = not is_grey(img)
+    found = _recognize_bright(img, model, colour)
     if USE_DETECTOR if detector is None else detector:
         from . import detector as learned  # it builds on this module
 
-        found = learned.add_corners(img, found, model)
+        found = learned.add_corners(img, found, model, colour=colour)
     return found
 
 
-def _recognize_bright(img: np.ndarray, model: GlyphModel) -> list[Detection]:
+def is_grey(img: np.ndarray) -> bool:
+    """Whether ``img`` (BGR) holds no colour at all: a grey photo stored as BGR. Its hearts and diamonds are as
+    grey as its clubs and spades, so the ink's colour cannot be checked against the suit (it would make every red
+    card "unknown"); the glyphs' shapes alone name the card. A colour camera's frame always has some colour."""
+    small = img[::4, ::4]
+    b, g, r = cv2.split(small)
+    return cv2.countNonZero(cv2.absdiff(b, g)) + cv2.countNonZero(cv2.absdiff(g, r)) <= 0.002 * b.size
+
+
+def _recognize_bright(img: np.ndarray, model: GlyphModel, colour: bool = True) -> list[Detection]:
     """The cards found by telling bright card stock from the table: whole cards, then index corners on stock."""
     quads, loose, stock = find_quads(img)
     found = []
     solid = []  # quads that were read as one card (named or back): no corner search inside them
-    for q, det in zip(quads, read_cards(img, quads, model)):
+    for q, det in zip(quads, read_cards(img, quads, model, colour)):
         if det is not None:
             found.append(det)
             if det.card != UNKNOWN:
                 solid.append(q)
     if loose is not None or len(solid) < len(found):
-        extra = _partly_hidden(img, stock, solid, found, model)
+        extra = _partly_hidden(img, stock, solid, found, model, colour)
         if extra:
             # an "unknown" quad holding index corners read on their own was several cards, not one
             found = [d for d in found if d.card != UNKNOWN or not any(
@@ -169,7 +181,7 @@ def _recognize_bright(img: np.ndarray, model: GlyphModel) -> list[Detection]:
     return found
 
 
-def _partly_hidden(img, stock, quads, found, model) -> list[Detection]:
+def _partly_hidden(img, stock, quads, found, model, colour: bool = True) -> list[Detection]:
     """Cards read by their index corner alone, in card stock that is not one whole card."""
     stock = stock.copy()
     for q in quads:
@@ -191,7 +203,8 @@ def _partly_hidden(img, stock, quads, found, model) -> list[Detection]:
     best: dict[str, tuple] = {}
     widths = [np.linalg.norm(q[1] - q[0]) for q in quads]
     card_w = float(np.median(widths)) if len(widths) >= 2 else None
-    for code, conf, pts, centre in corner_search.search(img, mn, stock, model, read_corners, card_width=card_w):
+    for code, conf, pts, centre in corner_search.search(img, mn, stock, model, read_corners, card_width=card_w,
+                                                             colour=colour):
         if code in have:
             continue
         if code not in best or conf > best[code][1]:

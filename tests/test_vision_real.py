@@ -1,0 +1,126 @@
+"""The glyph classifiers' real training samples (tools/real_glyphs.py): only the train part of cardcounter is ever
+read, each index is labelled the way its card lies, and the reader trained on them holds on held-out photos.
+
+Tests that need the team's photos in ../shared skip when they are absent; no photo is kept in the repository.
+"""
+
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tools import real_glyphs
+
+CC = real_glyphs.CARDCOUNTER
+
+
+def _need_photos():
+    if not (CC / "BOXES.tsv").exists():
+        pytest.skip(f"cardcounter's photos are not at {CC} (only the team has ../shared)")
+
+
+@pytest.mark.parametrize("turn", [0, 90, 180, 270, 33])
+def test_down_is_found_from_where_the_card_centre_lies(turn):
+    """An index corner up and to the left of its card's centre (in the card's own frame), the card turned any way:
+    the card's "down" comes back, so a rank-over-suit pair read upwards is never labelled as that card."""
+    t = np.deg2rad(turn)
+    down = np.array([-np.sin(t), np.cos(t)])
+    right = np.array([down[1], -down[0]])
+    corner = np.array([300.0, 200.0])
+    centre = corner + 100 * (0.30 * right + 0.37 * down)
+    got = real_glyphs.down_from_centre(corner, centre)
+    assert got is not None
+    assert np.allclose(got, down, atol=1e-6)
+
+
+def test_real_samples_never_read_a_held_out_photo(monkeypatch):
+    _need_photos()
+    parts = real_glyphs.split_parts()
+    read: list[str] = []
+
+    def fake_imread(path, *args):
+        read.append(str(Path(path).relative_to(CC)))
+        return None
+
+    monkeypatch.setattr(real_glyphs.cv2, "imread", fake_imread)
+    real_glyphs.real_samples(CC, part="train")
+    assert read, "no photo read"
+    assert {parts[n] for n in read} == {"train"}
+    assert len(read) == sum(p == "train" for p in parts.values())
+    # the validation slice (where the acceptance is chosen) and the rest split the train part between them
+    read.clear()
+    real_glyphs.real_samples(CC, part="train", val=True)
+    val = set(read)
+    read.clear()
+    real_glyphs.real_samples(CC, part="train", val=False)
+    assert val and not val & set(read)
+    assert len(val) + len(read) == sum(p == "train" for p in parts.values())
+
+
+def test_real_samples_are_labelled_index_or_not_a_rank():
+    """One cut per box of a few train photos: index samples are labelled with a box's card, the rest "not a rank"."""
+    _need_photos()
+    parts = real_glyphs.split_parts()
+    names = sorted(n for n, p in parts.items() if p == "train")[:12]
+    boxes = real_glyphs.load_boxes(CC, set(names))
+    out: tuple[list, list, list, list] = ([], [], [], [])
+    stats: dict = defaultdict(int)
+    codes = set()
+    for k, n in enumerate(names):
+        real_glyphs.photo_samples(cv2.imread(str(CC / n)), boxes[n], np.random.default_rng(k), 1, None, out, stats)
+        codes |= {c for c, _ in boxes[n]}
+    rx, ry, sx, sy = out
+    assert stats["index"] > 0 and stats["junk"] > 0
+    assert set(ry) - {"-"} <= {c[0] for c in codes}
+    assert set(sy) - {"-"} <= {c[1] for c in codes}
+    assert sum(r != "-" for r in ry) == sum(s != "-" for s in sy) == stats["index"]
+    assert len(rx) == len(ry) and len(sx) == len(sy) and len(sx) <= len(rx)
+    assert all(x.shape == rx[0].shape for x in rx)
+
+
+def test_red_cards_in_a_grey_photo_are_named_by_their_shape():
+    """A grey photo (stored as BGR) has no red: the reader names hearts and diamonds by their glyphs' shape instead
+    of calling every red card "unknown" (before, the ink's colour check cut their confidence to a third)."""
+    from companion.vision import recognize, synth
+    from companion.vision.reader import is_grey
+
+    rng = np.random.default_rng(5)
+    cards = ["QH", "8D", "6D", "KS", "2H", "9C"]
+    got: set[str] = set()
+    for _ in range(2):
+        frame, _ = synth.render_scene(cards, rng=rng, card_height=300)
+        grey = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        assert is_grey(grey) and not is_grey(frame)
+        named = {d.card for d in recognize(grey) if d.card not in ("unknown", "back")}
+        assert named <= set(cards), f"misread {sorted(named - set(cards))}"
+        got |= named
+    assert {"QH", "8D", "6D", "2H"} & got, f"no red card named: {sorted(got)}"
+    assert len(got) >= 5
+
+
+@pytest.mark.slow
+def test_held_out_webcam_table_photos_are_named_not_misread():
+    """cardcounter's held-out webcam photos of a table (18 photos, 135 cards with 8-12 px indices; never trained or
+    tuned on): the reader trained on real index corners names most and misreads at most one (the glyph
+    classifiers trained on synthetic scenes alone named 36% and misread 4: clubs as spades, 3 as 5)."""
+    _need_photos()
+    from companion.vision import recognize
+
+    parts = real_glyphs.split_parts()
+    kinds = dict(line.split("\t") for line in (CC / "SUBSETS.tsv").read_text().splitlines() if "\t" in line)
+    rows = [line.split("\t") for line in (CC / "LABELS.tsv").read_text().splitlines()
+            if "\t" in line and not line.startswith("#")]
+    found = wrong = total = 0
+    for name, codes in rows:
+        if parts.get(name) != "heldout" or kinds.get(name) != "webcam-table":
+            continue
+        truth = {c for c in codes.split(",") if c}
+        named = {d.card for d in recognize(cv2.imread(str(CC / name))) if d.card not in ("unknown", "back")}
+        found += len(named & truth)
+        wrong += len(named - truth)
+        total += len(truth)
+    assert total > 100
+    assert wrong <= 1
+    assert found >= 0.75 * total, f"found {found} of {total}"
