@@ -187,6 +187,12 @@ class FrameReader:
             return False
         fresh = [Detection(d.card, d.confidence, tuple((x + cx0, y + cy0) for x, y in d.corners), d.whole_card,
                            d.extra) for d in recognize(frame[cy0:cy1, cx0:cx1])]
+        kept = {d.card for d in fresh if inner(d)}
+        if any(inner(d) and d.card not in kept for d in self.last_detections):
+            # a card read last time is not in the part read now: gone, covered, or cut badly by the part's edge.
+            # Only the whole frame may say a card has gone (a part read for the 2 s between whole ones outlasts
+            # the tracker's hold, and a card it missed was taken off the table)
+            return False
         self.last_detections = [d for d in self.last_detections if not inner(d)] + [d for d in fresh if inner(d)]
         self.partial += 1
         return True
