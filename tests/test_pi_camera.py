@@ -124,7 +124,8 @@ def test_a_pi_camera_that_stops_answering_says_check_the_ribbon_cable_and_closes
     assert wait_until(lambda: "ribbon cable, then restart" in source.status, timeout=3.0), source.status
     cam = picamera2.instances[0]
     assert cam.cancelled >= 1, "the stuck request is cancelled, as picamera2's docs prescribe"
-    assert source.read() is None
+    source.read()  # the last frame grabbed before the stall may still be waiting (a loaded machine reads late)
+    assert source.read() is None, "no frame comes from a stalled camera"
     assert len(picamera2.instances) == 1, "a CSI camera is not hot-pluggable: no reopening"
     assert close_within(source, 3.0), "closing (Ctrl-C, systemctl stop) must not hang behind the stuck request"
     assert cam.closed
