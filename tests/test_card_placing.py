@@ -12,7 +12,8 @@ from companion.demo import DemoGame, demo_table
 from companion.vision.calibration import Calibration
 from companion.vision.detection import Detection
 from companion.vision.mat import make_mat
-from companion.vision.tracker import CARD_MM, INDEX_INSET_MM, FrameReader, card_centres_mm
+from companion.vision.tracker import INDEX_INSET_MM, FrameReader, card_centres_mm
+from companion.vision.zones import CARD_MM
 
 
 def mm_calibration() -> Calibration:

@@ -10,9 +10,11 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from ..vision.zones import CARD_MM
+
 __all__ = ["card_corners_mm", "card_image", "paste_card"]
 
-CARD_W, CARD_H = 63.0, 88.0
+CARD_W, CARD_H = CARD_MM
 _SUIT_COLOURS = {"H": (30, 30, 200), "D": (30, 30, 200), "C": (20, 20, 20), "S": (20, 20, 20)}
 
 

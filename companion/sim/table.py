@@ -26,13 +26,14 @@ import numpy as np
 
 from ..table import Zone
 from ..vision.mat import Mat, make_mat
+from ..vision.zones import CARD_MM
 from ..vision.tracker import CLEARED, FACE_DOWN, LAID, MOVED, REMOVED, TableChange
 from .camera import TableCamera, render_mat_layer
 from .cards import card_image, paste_card
 
 __all__ = ["CardState", "TableSim"]
 
-CARD_W, CARD_H = 63.0, 88.0
+CARD_W, CARD_H = CARD_MM
 ROW_STEP = 44.0  #: mm between the cards of a play row (they overlap, the index stays visible)
 ROW_RUN = 200.0  #: mm that four cards of a play row take
 SKIN = (110, 150, 205)  # BGR

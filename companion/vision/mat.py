@@ -30,7 +30,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from . import aruco
-from .zones import ZoneMap
+from .zones import CARD_MM, ZoneMap
 
 __all__ = ["ARUCO_DICT", "PAPERS", "Mat", "Sheet", "make_mat", "mat_for_marker_ids", "marker_dictionary"]
 
@@ -219,7 +219,7 @@ def _render(mat: Mat, ppm: float, rect) -> np.ndarray:
         x, y, w, h = z.rect
         cv2.rectangle(img, pt(x, y), pt(x + w, y + h), INK, line, cv2.LINE_AA, shift)
         # a ghost card outline where the first card goes
-        cw, ch = (88, 63) if z.facing % 180 == 90 else (63, 88)
+        cw, ch = CARD_MM[::-1] if z.facing % 180 == 90 else CARD_MM
         if h >= ch and w >= cw:
             cx, cy = (x + w / 2 - cw / 2, y + (h - ch) / 2) if w < 150 and h < 150 else \
                 ((x + 4, y + (h - ch) / 2) if w > h else (x + (w - cw) / 2, y + 4))

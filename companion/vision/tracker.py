@@ -30,7 +30,7 @@ from .calibration import AutoCalibrator, Calibration
 from .detection import Detection
 from .sightings import (CLEARED, FACE_DOWN, LAID, MOVED, REMOVED, TWO_PLACES, UNSURE, Conflict, Sighting,
                         SightingRules, TableChange, TableState)
-from .zones import ELSEWHERE
+from .zones import CARD_MM, ELSEWHERE
 
 __all__ = ["CLEARED", "FACE_DOWN", "LAID", "MOVED", "REMOVED", "TWO_PLACES", "UNSURE", "Conflict", "FrameDiffer",
            "FrameReader", "ReadSchedule", "Sighting", "SightingRules", "TableChange", "TableState", "Tracker"]
@@ -218,8 +218,7 @@ class FrameReader:
 
 
 
-#: a playing card (mm), the size the mats are drawn for, and how far in from its corner its index box begins
-CARD_MM = (63.0, 88.0)
+#: how far in (mm) from a card's corner its index box begins
 INDEX_INSET_MM = 3.0
 
 
@@ -232,10 +231,11 @@ def card_centres_mm(detections: list[Detection], calibration: Calibration) -> np
     An index box's corners run as the card does (its first corner nearest the card's own corner, the second along
     the card's width, the last down its length), so the card lies from there along those two sides."""
     centres = calibration.to_mat([d.center for d in detections])
-    for i, d in enumerate(detections):
-        if d.whole_card or len(d.corners) != 4:
-            continue
-        p0, p1, _, p3 = calibration.to_mat(d.corners)
+    boxes = [i for i, d in enumerate(detections) if not d.whole_card and len(d.corners) == 4]
+    if not boxes:
+        return centres
+    corners = calibration.to_mat([p for i in boxes for p in detections[i].corners]).reshape(-1, 4, 2)
+    for i, (p0, p1, _, p3) in zip(boxes, corners):
         across, down = p1 - p0, p3 - p0
         a, b = float(np.hypot(*across)), float(np.hypot(*down))
         if a < 1e-3 or b < a:  # not an upright index box (rank over suit is taller than wide): keep its middle

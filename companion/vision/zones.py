@@ -27,9 +27,11 @@ from .detection import Detection
 if TYPE_CHECKING:
     from .calibration import Calibration
 
-__all__ = ["ELSEWHERE", "LAYOUTS_PATH", "Zone", "ZoneMap", "place", "seat_zone"]
+__all__ = ["CARD_MM", "ELSEWHERE", "LAYOUTS_PATH", "Zone", "ZoneMap", "place", "seat_zone"]
 
 LAYOUTS_PATH = Path(__file__).with_name("mat_layouts.json")
+#: a playing card (width, height) in mm: poker size, the card the mats and their zones are drawn for
+CARD_MM = (63.0, 88.0)
 ELSEWHERE: str = Place.ELSEWHERE.value
 
 
