@@ -34,9 +34,9 @@ from .table import BACK, UNKNOWN, Change, Phase, QuestionKind, Zone, seat_zone, 
 
 #: how long after the first table change a resumed referee takes the cards the game already holds to be the ones
 #: lying on the table (the tracker starts with an empty picture and reports the whole table at once)
+RESUME_SETTLE_S = 3.0
 #: a card laid more than this long before a taken-back card beside it was lifted followed it: it was not a swap
 SWAP_S = 0.5
-RESUME_SETTLE_S = 3.0
 
 
 class GameLike(Protocol):
@@ -128,8 +128,8 @@ class Referee:
     #: gone; left there while the table moves on, the table is right and they stand again
     taken_back: list[tuple[str, Card]] = field(default_factory=list)
     cut_taken_back: tuple[Card, ...] | None = None  # a cut taken back by an undo: it stands if play goes on
-    held: list[tuple[str, Card, float]] = field(default_factory=list)  # (zone, card, when) laid beside a card
-    # taken back, until the table says whether it replaced that card or followed it
+    #: (zone, card, when) laid beside a card taken back, until the table says whether it replaced it or followed it
+    held: list[tuple[str, Card, float]] = field(default_factory=list)
     #: zone -> the cards the tracker says lie there now (face up or turned down), in the order laid: the referee
     #: follows the table, so a card that comes back after its zone was cleared is a new card, not a memory
     table: dict[str, list[Card]] = field(default_factory=dict)
@@ -312,7 +312,7 @@ class Referee:
         """Whether a taken-back card leaving the table was gathered with its row after play went on, rather than
         picked up to take it back: the whole row went at once, or a card held beside it had been laid well before
         it went (a card swapped for it is laid after it is lifted)."""
-        gone = {code for code in change.cards}
+        gone = set(change.cards)
         if not any(z == change.zone and str(c) in gone for z, c in self.taken_back):
             return False
         return change.kind == Change.CLEARED or any(
