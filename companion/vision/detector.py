@@ -130,9 +130,13 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
                     skip = np.zeros(mn.shape, np.uint8)
                 cv2.fillPoly(skip, [np.round(q).astype(np.int32)], 1)
         glyph = side * f
-        reads = corner_search.search(crop, mn, stock, model, reader.read_corners,
-                                     glyph_range=(max(5, int(0.15 * glyph)), int(1.1 * glyph) + 1), colour=colour,
-                                     skip=skip)
+        glyph_range = (max(5, int(0.15 * glyph)), int(1.1 * glyph) + 1)
+        reads = corner_search.search(crop, mn, stock, model, reader.read_corners, glyph_range=glyph_range,
+                                     colour=colour, skip=skip)
+        neg = light_ink(crop)
+        if neg is not None:  # read as dark ink on light too; gold ink says nothing of the suit's colour
+            reads = reads + corner_search.search(crop, neg, stock, model, reader.read_corners,
+                                                 glyph_range=glyph_range, colour=False, skip=skip)
         for code, conf, pts, centre in reads:
             pts = pts / f + (x0, y0)
             centre = np.asarray(centre) / f + (x0, y0)
@@ -154,6 +158,22 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
             continue  # two different names at the same place: neither
         out.append((code, conf, pts, centre))
     return out
+
+
+#: A marked patch is also read as light ink on dark stock when at least this share of it is dark.
+DARK_SHARE = 0.3
+
+
+def light_ink(crop: np.ndarray) -> np.ndarray | None:
+    """For a marked patch (BGR) that may hold an index printed in light ink on dark card stock (a black deck
+    with gold indices), the negative of its brightest channel, where that ink is dark on light as the corner
+    search expects; else None. Such a patch has a good part far darker than its brightest pixels (a white card's
+    patch is mostly paper, its ink a small share)."""
+    mx = cv2.max(cv2.max(crop[:, :, 0], crop[:, :, 1]), crop[:, :, 2])
+    top = float(np.percentile(mx, 95))
+    if top < 60 or cv2.countNonZero((mx < 0.35 * top).view(np.uint8)) < DARK_SHARE * mx.size:
+        return None
+    return cv2.bitwise_not(mx)
 
 
 def recognize(frame, *, model: GlyphModel | None = None) -> list[Detection]:
