@@ -124,3 +124,27 @@ def test_a_white_card_is_not_read_as_light_ink():
     assert detector.light_ink(face[:200, :150]) is None
     neg = detector.light_ink(_gold_on_black(face)[:200, :150])
     assert neg is not None and np.median(neg) > 200  # the black paper is light in the negative
+
+
+def test_a_back_with_an_index_read_at_its_corner_is_that_card():
+    """A busy face (a court card's picture, glare) taken for a printed back by the brightness-based reader: an index
+    corner read at one of its corners makes it that card. Before, the "back" stood and the read was dropped."""
+    from companion.vision.classifier import default_model
+    from companion.vision.detection import Detection
+
+    card = cv2.imread(str(FACES / "QC.jpg"))
+    img = cv2.copyMakeBorder(card, 80, 80, 80, 80, cv2.BORDER_CONSTANT, value=(40, 60, 50))
+    h, w = card.shape[:2]
+    quad = ((80.0, 80.0), (80.0 + w, 80.0), (80.0 + w, 80.0 + h), (80.0, 80.0 + h))
+    got = named(detector.add_corners(img, [Detection(BACK, 0.9, quad, True)], default_model()))
+    assert got == ["QC"]
+
+
+def test_a_back_is_kept_where_no_index_is_read_at_its_corners():
+    from companion.vision.classifier import default_model
+    from companion.vision.detection import Detection
+
+    img = np.full((400, 400, 3), 60, np.uint8)
+    quad = ((100.0, 60.0), (300.0, 60.0), (300.0, 340.0), (100.0, 340.0))
+    got = detector.add_corners(img, [Detection(BACK, 0.9, quad, True)], default_model())
+    assert [d.card for d in got] == [BACK]

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import corners as corner_search
 from .classifier import GlyphModel
-from .detection import UNKNOWN, Detection
+from .detection import BACK, UNKNOWN, Detection
 from . import reader
 
 MODEL = Path(__file__).resolve().parent / "models" / "corners.onnx"
@@ -192,7 +192,7 @@ def add_corners(img: np.ndarray, dets: list[Detection], model: GlyphModel, colou
     extra = []
     known: list[np.ndarray] = []
     for d, p in polys:
-        if d.card == UNKNOWN:
+        if d.card in (UNKNOWN, BACK):  # a "back" may be a busy face: its corners are read
             continue
         c = p.mean(0)
         known.append(p if d.whole_card else c + (p - c) * 1.5)  # an index box read: a little round it too
@@ -200,13 +200,23 @@ def add_corners(img: np.ndarray, dets: list[Detection], model: GlyphModel, colou
         if code in named or conf < ACCEPT:
             continue
         inside = [d for d, p in polys if cv2.pointPolygonTest(p, (float(centre[0]), float(centre[1])), False) >= 0]
-        if any(d.card != UNKNOWN for d in inside):
+        if any(d.card not in (UNKNOWN, BACK) for d in inside):
             continue  # a card the reader named already holds this corner: its reading stands
         extra.append(Detection(code, conf, tuple((float(x), float(y)) for x, y in pts), False,
                                {"found_by": "detector"}))
     if not extra:
         return dets
-    # an "unknown" holding a corner read now was that card (or several)
-    keep = [d for d, p in polys if d.card != UNKNOWN or not any(
-        cv2.pointPolygonTest(p, e.center, False) >= 0 for e in extra)]
+    # an "unknown" holding a corner read now was that card (or several); a "back" with an index read at one of its
+    # corners was a face (a court card's busy picture, or glare, can look like a printed back)
+    keep = [d for d, p in polys if not (d.card == UNKNOWN and any(
+        cv2.pointPolygonTest(p, e.center, False) >= 0 for e in extra)) and not (d.card == BACK and any(
+            _at_a_corner(p, e.center) for e in extra))]
     return keep + extra
+
+
+def _at_a_corner(quad: np.ndarray, point: tuple[float, float]) -> bool:
+    """Whether ``point`` lies in the whole card ``quad`` (4 x 2) near one of its corners, where an index is."""
+    if cv2.pointPolygonTest(quad, point, False) < 0:
+        return False
+    short = min(float(np.linalg.norm(quad[k] - quad[k - 1])) for k in range(4))
+    return float(np.min(np.linalg.norm(quad - np.float32(point), axis=1))) < 0.45 * short

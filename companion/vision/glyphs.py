@@ -152,10 +152,38 @@ def extract_indices(corners: np.ndarray, anchor: tuple[int, int] | None = None) 
     m = max(2, int(W * 0.07))
     mask[:, :m, :] = 0  # these rows also keep the corners apart when labelled as one tall image
     mask[:, :, :m] = 0
+    got = _indices_in(corners[live], mask, levels[live], anchor, m)
+    if anchor is not None:
+        # ink at the anchor but no index: where the light falls unevenly (a card's corner in shade, the rest of the
+        # cut bright) the paper round the rank is darker than the threshold and joins it to whatever is dark. The
+        # levels of the rows round the anchor alone (the rank, its suit and the paper between) separate them.
+        ax, ay = anchor
+        again = [t for t, g in enumerate(got) if g is None and mask[t, ay, ax]]
+        if again:
+            near = corners[live[again], max(0, ay - H // 6):ay + H // 3]
+            local = _levels(np.stack([cv2.calcHist([c], [0], None, [256], [0, 256]).ravel() for c in near]))
+            fine = np.nonzero(~np.isnan(local[:, 3]))[0]
+            if fine.size:
+                redo = live[again][fine]
+                mask2 = (corners[redo] < local[fine, 3][:, None, None]).view(np.uint8)
+                mask2[:, :m, :] = 0
+                mask2[:, :, :m] = 0
+                for k, g in zip(fine, _indices_in(corners[redo], mask2, local[fine], anchor, m)):
+                    got[again[k]] = g
+    for t, g in zip(live, got):
+        out[t] = g
+    return out
+
+
+def _indices_in(corners: np.ndarray, mask: np.ndarray, levels: np.ndarray, anchor, m: int) -> list[IndexGlyphs | None]:
+    """The index in each of ``corners`` (N x H x W) from its ink ``mask`` and ``levels`` (see :func:`_levels`),
+    labelled all at once."""
+    n, H, W = corners.shape
+    out: list[IndexGlyphs | None] = [None] * n
     # (Grana's block-based labelling: here about 2.5x faster than OpenCV's default, the same components)
     _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask.reshape(-1, W), 8, cv2.CV_32S,
                                                                         cv2.CCL_BBDT)
-    labels = labels.reshape(live.size, H, W)
+    labels = labels.reshape(n, H, W)
     x, y, w, h, a = stats.T
     tile = y // H
     y = y - tile * H
@@ -168,14 +196,13 @@ def extract_indices(corners: np.ndarray, anchor: tuple[int, int] | None = None) 
         ok &= np.isin(tile, tile[at])
     ids = np.nonzero(ok)[0]
     ids = ids[np.lexsort((x[ids], y[ids], tile[ids]))]  # by corner, then top to bottom, then left to right
-    bounds = np.searchsorted(tile[ids], np.arange(live.size + 1))
-    for t in range(live.size):
+    bounds = np.searchsorted(tile[ids], np.arange(n + 1))
+    for t in range(n):
         mine = ids[bounds[t]:bounds[t + 1]]
         if mine.size < 2:
             continue
         comps = [(int(x[k]), int(y[k]), int(w[k]), int(h[k]), int(k)) for k in mine]
-        k = int(live[t])
-        out[k] = _assemble(corners[k], labels[t], comps, levels[k], anchor, m)
+        out[t] = _assemble(corners[t], labels[t], comps, levels[t], anchor, m)
     return out
 
 

@@ -152,13 +152,19 @@ def recognize(frame, *, model: GlyphModel | None = None, detector: bool | None =
     return found
 
 
+#: A pixel whose channels differ by more than this has colour; a grey photo saved as JPEG differs by a few levels.
+GREY_TOLERANCE = 8
+
+
 def is_grey(img: np.ndarray) -> bool:
     """Whether ``img`` (BGR) holds no colour at all: a grey photo stored as BGR. Its hearts and diamonds are as
     grey as its clubs and spades, so the ink's colour cannot be checked against the suit (it would make every red
-    card "unknown"); the glyphs' shapes alone name the card. A colour camera's frame always has some colour."""
+    card "unknown"); the glyphs' shapes alone name the card. A colour camera's frame always has some colour; a
+    grey photo that went through JPEG has channels a few levels apart (:data:`GREY_TOLERANCE`), never more."""
     small = img[::4, ::4]
-    b, g, r = cv2.split(small)
-    return cv2.countNonZero(cv2.absdiff(b, g)) + cv2.countNonZero(cv2.absdiff(g, r)) <= 0.002 * b.size
+    chroma = cv2.subtract(cv2.max(cv2.max(small[:, :, 0], small[:, :, 1]), small[:, :, 2]),
+                          cv2.min(cv2.min(small[:, :, 0], small[:, :, 1]), small[:, :, 2]))
+    return cv2.countNonZero((chroma > GREY_TOLERANCE).view(np.uint8)) <= 0.002 * chroma.size
 
 
 def _recognize_bright(img: np.ndarray, model: GlyphModel, colour: bool = True) -> list[Detection]:
