@@ -170,8 +170,9 @@ def light_ink(crop: np.ndarray) -> np.ndarray | None:
     search expects; else None. Such a patch has a good part far darker than its brightest pixels (a white card's
     patch is mostly paper, its ink a small share)."""
     mx = cv2.max(cv2.max(crop[:, :, 0], crop[:, :, 1]), crop[:, :, 2])
-    top = float(np.percentile(mx, 95))
-    if top < 60 or cv2.countNonZero((mx < 0.35 * top).view(np.uint8)) < DARK_SHARE * mx.size:
+    below = np.cumsum(cv2.calcHist([mx], [0], None, [256], [0, 256]).ravel())  # pixels at or below each level
+    top = int(np.searchsorted(below, 0.95 * mx.size))  # (the 95th percentile, a tenth of numpy's time)
+    if top < 60 or below[int(0.35 * top)] < DARK_SHARE * mx.size:
         return None
     return cv2.bitwise_not(mx)
 

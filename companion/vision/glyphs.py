@@ -152,13 +152,14 @@ def extract_indices(corners: np.ndarray, anchor: tuple[int, int] | None = None) 
     m = max(2, int(W * 0.07))
     mask[:, :m, :] = 0  # these rows also keep the corners apart when labelled as one tall image
     mask[:, :, :m] = 0
-    got = _indices_in(corners[live], mask, levels[live], anchor, m)
+    got, merged = _indices_in(corners[live], mask, levels[live], anchor, m)
     if anchor is not None:
-        # ink at the anchor but no index: where the light falls unevenly (a card's corner in shade, the rest of the
-        # cut bright) the paper round the rank is darker than the threshold and joins it to whatever is dark. The
-        # levels of the rows round the anchor alone (the rank, its suit and the paper between) separate them.
+        # the ink at the anchor is part of a shape too big to be a glyph: where the light falls unevenly (a card's
+        # corner in shade, the rest of the cut bright) the paper round the rank is darker than the threshold and
+        # joins it to whatever is dark. The levels of the rows round the anchor alone (the rank, its suit and the
+        # paper between) separate them.
         ax, ay = anchor
-        again = [t for t, g in enumerate(got) if g is None and mask[t, ay, ax]]
+        again = [t for t, g in enumerate(got) if g is None and merged[t]]
         if again:
             near = corners[live[again], max(0, ay - H // 6):ay + H // 3]
             local = _levels(np.stack([cv2.calcHist([c], [0], None, [256], [0, 256]).ravel() for c in near]))
@@ -168,16 +169,17 @@ def extract_indices(corners: np.ndarray, anchor: tuple[int, int] | None = None) 
                 mask2 = (corners[redo] < local[fine, 3][:, None, None]).view(np.uint8)
                 mask2[:, :m, :] = 0
                 mask2[:, :, :m] = 0
-                for k, g in zip(fine, _indices_in(corners[redo], mask2, local[fine], anchor, m)):
+                for k, g in zip(fine, _indices_in(corners[redo], mask2, local[fine], anchor, m)[0]):
                     got[again[k]] = g
     for t, g in zip(live, got):
         out[t] = g
     return out
 
 
-def _indices_in(corners: np.ndarray, mask: np.ndarray, levels: np.ndarray, anchor, m: int) -> list[IndexGlyphs | None]:
+def _indices_in(corners: np.ndarray, mask: np.ndarray, levels: np.ndarray, anchor,
+                m: int) -> tuple[list[IndexGlyphs | None], np.ndarray]:
     """The index in each of ``corners`` (N x H x W) from its ink ``mask`` and ``levels`` (see :func:`_levels`),
-    labelled all at once."""
+    labelled all at once; and, with an ``anchor``, whether the ink there is part of a shape too big for a glyph."""
     n, H, W = corners.shape
     out: list[IndexGlyphs | None] = [None] * n
     # (Grana's block-based labelling: here about 2.5x faster than OpenCV's default, the same components)
@@ -190,8 +192,11 @@ def _indices_in(corners: np.ndarray, mask: np.ndarray, levels: np.ndarray, ancho
     ok = (a >= 10) & (h >= H * 0.06) & (h <= H * 0.45) & (w <= W * 0.75) & (a >= 0.12 * w * h)
     ok &= (x + w < W - 1) & (y + h < H - 1)  # not running off the corner: art or a frame, not an index
     ok[0] = False  # the background
+    merged = np.zeros(n, bool)
     if anchor is not None:  # the rank must cover the anchor: nothing else to do without one there
         ax, ay = anchor
+        under = labels[:, ay, ax]
+        merged = (under > 0) & ~ok[under]
         at = ok & (x <= ax) & (ax < x + w) & (y <= ay) & (ay < y + h)
         ok &= np.isin(tile, tile[at])
     ids = np.nonzero(ok)[0]
@@ -203,7 +208,7 @@ def _indices_in(corners: np.ndarray, mask: np.ndarray, levels: np.ndarray, ancho
             continue
         comps = [(int(x[k]), int(y[k]), int(w[k]), int(h[k]), int(k)) for k in mine]
         out[t] = _assemble(corners[t], labels[t], comps, levels[t], anchor, m)
-    return out
+    return out, merged
 
 
 def _assemble(mn: np.ndarray, labels: np.ndarray, comps: list, levels, anchor, m: int) -> IndexGlyphs | None:
