@@ -174,7 +174,18 @@ def light_ink(crop: np.ndarray) -> np.ndarray | None:
     top = int(np.searchsorted(below, 0.95 * mx.size))  # (the 95th percentile, a tenth of numpy's time)
     if top < 60 or below[int(0.35 * top)] < DARK_SHARE * mx.size:
         return None
-    return cv2.bitwise_not(mx)
+    neg = cv2.bitwise_not(mx)
+    # a light table round the card is darker than the ink in the negative and would hide the ink from the search's
+    # local threshold: the large light parts running out of the patch are made the card's colour
+    dark = int(np.searchsorted(below, 0.05 * mx.size))
+    light = (mx > (dark + top) // 2).view(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=4)
+    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    table = [k for k in edge if k and stats[k, cv2.CC_STAT_AREA] >= 0.05 * mx.size]
+    if table:
+        paper = int(np.median(neg[light == 0]))
+        neg[np.isin(labels, table)] = paper
+    return neg
 
 
 def recognize(frame, *, model: GlyphModel | None = None) -> list[Detection]:
