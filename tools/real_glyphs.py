@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 
 from companion.vision import corners
+from companion.vision.detector import light_ink
 from companion.vision.classifier import JUNK, GlyphModel
 from companion.vision.glyphs import extract_indices, features
 
@@ -146,73 +147,75 @@ def photo_samples(img: np.ndarray, boxes: list[tuple[str, np.ndarray]], rng: np.
             if rep:
                 crop = _augment(crop, rng)
             back = cv2.invertAffineTransform(rot)
-            mn = cv2.min(cv2.min(crop[:, :, 0], crop[:, :, 1]), crop[:, :, 2])
-            stock = np.full(mn.shape, 255, np.uint8)
-            glyph = side * f
-            comps = corners.ink_components(mn, stock, min_h=max(5, int(0.15 * glyph)), max_h=int(1.1 * glyph) + 1)
-            pairs = corners.candidate_pairs(comps)
-            if not pairs:
-                continue
-            centres = cv2.transform(comps[None, :, :2].astype(np.float64), back)[0]  # photo coordinates
-
-            def box_of(p, grow=1.0):
-                for j, (_, bxy, bwh) in enumerate(px):
-                    if np.all(np.abs(p - bxy) <= bwh / 2 * grow):
-                        return j
-                return -1
-
-            cuts, info = [], []
-            for i, j in pairs:
-                a, b = comps[i, :2], comps[j, :2]
-                dist = float(np.linalg.norm(b - a))
-                look_s, look_t = (0.95, 0.0) if rng.random() < 0.5 else (rng.uniform(0.88, 1.12),
-                                                                          rng.uniform(-0.07, 0.07))
-                cs, sn = np.cos(look_t), np.sin(look_t)
-                b2 = a + np.array([[cs, -sn], [sn, cs]]) @ (b - a)
-                cuts.append(corners.cut(mn, corners.upright_matrix(a, b2, look_s * dist)))
-                info.append((box_of(centres[i]), box_of(centres[j]), box_of(centres[i], 1.4),
-                             box_of(centres[j], 1.4), centres[j] - centres[i]))
-            glyphs = extract_indices(np.stack(cuts), corners.ANCHOR)
-            feats = [features(g) if g is not None else None for g in glyphs]
-            # which way is down: the twin corner's say, else the pair the oracle finds likeliest this card
-            d_here = down
-            if d_here is None and oracle is not None:
-                best, best_p = None, 0.05
-                for (bi, bj, _, _, d), ft in zip(info, feats):
-                    if ft is None or bi != k or bj != k:
-                        continue
-                    pr = oracle.rank.probs(ft[0])[0][oracle.rank.classes.index(code[0])]
-                    ps = oracle.suit.probs(ft[1])[0][oracle.suit.classes.index(code[1])]
-                    if pr * ps > best_p:
-                        best, best_p = d, pr * ps
-                d_here = best
-                if rep == 0 and best is not None:
-                    stats["down_by_oracle"] += 1
-            for (bi, bj, gi, gj, d), ft in zip(info, feats):
-                if ft is None:
+            # as the runtime reads it: the darkest channel, and light ink on dark stock as its negative
+            inks = [cv2.min(cv2.min(crop[:, :, 0], crop[:, :, 1]), crop[:, :, 2]), light_ink(crop)]
+            for mn in (ink for ink in inks if ink is not None):
+                stock = np.full(mn.shape, 255, np.uint8)
+                glyph = side * f
+                comps = corners.ink_components(mn, stock, min_h=max(5, int(0.15 * glyph)), max_h=int(1.1 * glyph) + 1)
+                pairs = corners.candidate_pairs(comps)
+                if not pairs:
                     continue
-                if bi >= 0 and bi == bj:
-                    dn = downs[bi] if bi != k else d_here
-                    if dn is None:
+                centres = cv2.transform(comps[None, :, :2].astype(np.float64), back)[0]  # photo coordinates
+
+                def box_of(p, grow=1.0):
+                    for j, (_, bxy, bwh) in enumerate(px):
+                        if np.all(np.abs(p - bxy) <= bwh / 2 * grow):
+                            return j
+                    return -1
+
+                cuts, info = [], []
+                for i, j in pairs:
+                    a, b = comps[i, :2], comps[j, :2]
+                    dist = float(np.linalg.norm(b - a))
+                    look_s, look_t = (0.95, 0.0) if rng.random() < 0.5 else (rng.uniform(0.88, 1.12),
+                                                                              rng.uniform(-0.07, 0.07))
+                    cs, sn = np.cos(look_t), np.sin(look_t)
+                    b2 = a + np.array([[cs, -sn], [sn, cs]]) @ (b - a)
+                    cuts.append(corners.cut(mn, corners.upright_matrix(a, b2, look_s * dist)))
+                    info.append((box_of(centres[i]), box_of(centres[j]), box_of(centres[i], 1.4),
+                                 box_of(centres[j], 1.4), centres[j] - centres[i]))
+                glyphs = extract_indices(np.stack(cuts), corners.ANCHOR)
+                feats = [features(g) if g is not None else None for g in glyphs]
+                # which way is down: the twin corner's say, else the pair the oracle finds likeliest this card
+                d_here = down
+                if d_here is None and oracle is not None:
+                    best, best_p = None, 0.05
+                    for (bi, bj, _, _, d), ft in zip(info, feats):
+                        if ft is None or bi != k or bj != k:
+                            continue
+                        pr = oracle.rank.probs(ft[0])[0][oracle.rank.classes.index(code[0])]
+                        ps = oracle.suit.probs(ft[1])[0][oracle.suit.classes.index(code[1])]
+                        if pr * ps > best_p:
+                            best, best_p = d, pr * ps
+                    d_here = best
+                    if rep == 0 and best is not None:
+                        stats["down_by_oracle"] += 1
+                for (bi, bj, gi, gj, d), ft in zip(info, feats):
+                    if ft is None:
                         continue
-                    ang = _angle(d, dn)
-                    if ang < 30:
-                        c2 = px[bi][0]
-                        rx.append(ft[0]), ry.append(c2[0]), sx.append(ft[1]), sy.append(c2[1])
-                        stats["index"] += 1
-                    elif ang > 60:
-                        rx.append(ft[0]), ry.append(JUNK), sx.append(ft[1]), sy.append(JUNK)
-                        stats["turned"] += 1
-                elif gi < 0 and gj < 0:
-                    rx.append(ft[0]), ry.append(JUNK)  # pips, art, a neighbour's edge: its suit may be a suit
-                    stats["junk"] += 1
-                elif bi >= 0 and gj < 0:
-                    # an index glyph and a shape outside every index (a pip, the next card's edge), read across or
-                    # up the card: not an index (read down the card it may look like one: left out)
-                    dn = downs[bi] if bi != k else d_here
-                    if dn is not None and _angle(d, dn) > 60:
-                        rx.append(ft[0]), ry.append(JUNK)
-                        stats["junk_beside"] += 1
+                    if bi >= 0 and bi == bj:
+                        dn = downs[bi] if bi != k else d_here
+                        if dn is None:
+                            continue
+                        ang = _angle(d, dn)
+                        if ang < 30:
+                            c2 = px[bi][0]
+                            rx.append(ft[0]), ry.append(c2[0]), sx.append(ft[1]), sy.append(c2[1])
+                            stats["index"] += 1
+                        elif ang > 60:
+                            rx.append(ft[0]), ry.append(JUNK), sx.append(ft[1]), sy.append(JUNK)
+                            stats["turned"] += 1
+                    elif gi < 0 and gj < 0:
+                        rx.append(ft[0]), ry.append(JUNK)  # pips, art, a neighbour's edge: its suit may be a suit
+                        stats["junk"] += 1
+                    elif bi >= 0 and gj < 0:
+                        # an index glyph and a shape outside every index (a pip, the next card's edge), read across or
+                        # up the card: not an index (read down the card it may look like one: left out)
+                        dn = downs[bi] if bi != k else d_here
+                        if dn is not None and _angle(d, dn) > 60:
+                            rx.append(ft[0]), ry.append(JUNK)
+                            stats["junk_beside"] += 1
 
 
 def real_samples(folder: Path = CARDCOUNTER, *, part: str = "train", val: bool | None = None, per_box: int = 6,
