@@ -11,7 +11,10 @@ the photos no training or tuning ever used; ``--part val`` the fifth of the trai
 chosen on (``tools/real_glyphs.in_slice``), ``--part fit`` the rest of it.
 
 For each set: ``cards`` labelled, ``found`` (labelled cards that were named), ``misread`` (named cards that are not
-in the photo's labels; "% of reported" is over all named cards), ``unknown`` (detections reported as "unknown").
+in the photo's labels; "% of reported" is over all named cards), ``misread after a look`` (less the reads that
+``tools/cardcounter_seen.tsv`` lists: a look at the photo showed that card there, the labels omit it or name another
+card; only disagreements were looked at, so a card the labels wrongly list is still counted as not found),
+``unknown`` (detections reported as "unknown").
 Labels list cards whose index is visible; a card read that the labels omit counts as a misread (see the data
 README: for table-overlap an "extra" is worth a look before calling it wrong).
 """
@@ -31,6 +34,9 @@ from companion.vision.detection import BACK, UNKNOWN
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 SPLIT = Path(__file__).resolve().parent / "cardcounter_split.tsv"
+#: Reads the labels call misread that a look at the photo shows are right (the card is there, the labels omit it or
+#: name another): counted apart, never as found. Only reads that disagreed with the labels were looked at.
+SEEN = Path(__file__).resolve().parent / "cardcounter_seen.tsv"
 READERS = {"old": "tools.eval_real:old_reader", "new": "companion.vision.detector:recognize"}
 RANKS, SUITS = "A23456789TJQK", "CDHS"
 SUBSETS = ("webcam-table", "phone-novelty-deck", "phone-closeup", "webcam-held")
@@ -55,6 +61,14 @@ def load_split() -> dict[str, str]:
         return {}
     rows = (line.split("\t") for line in SPLIT.read_text().splitlines() if line and not line.startswith("#"))
     return {r[0]: r[1] for r in rows}
+
+
+def load_seen(path: Path = SEEN) -> set[tuple[str, str]]:
+    """(image file name, card code) pairs in ``tools/cardcounter_seen.tsv``: cards a look showed in the photo."""
+    if not path.exists():
+        return set()
+    rows = (line.split("\t") for line in path.read_text().splitlines() if line and not line.startswith("#"))
+    return {(Path(r[0]).name, r[1]) for r in rows if len(r) >= 2}
 
 
 def is_code(c: str) -> bool:
@@ -94,7 +108,8 @@ def sets(photos: Path, part: str) -> dict[str, list[tuple[Path, set[str], int]]]
 
 
 def evaluate(read, rows, verbose: bool = False, dump=None, name: str = "") -> dict:
-    cards = found = misread = reported = unknown = 0
+    cards = found = misread = reported = unknown = seen = 0
+    looked = load_seen()
     t0 = time.perf_counter()
     for path, codes, border in rows:
         img = cv2.imread(str(path))
@@ -105,6 +120,7 @@ def evaluate(read, rows, verbose: bool = False, dump=None, name: str = "") -> di
         cards += len(codes)
         found += len(named & codes)
         misread += len(named - codes)
+        seen += sum((path.name, c) in looked for c in named - codes)
         reported += len(named)
         unknown += sum(d.card == UNKNOWN for d in dets)
         if dump is not None:
@@ -116,13 +132,15 @@ def evaluate(read, rows, verbose: bool = False, dump=None, name: str = "") -> di
             print(f"  {path.name}: labelled {sorted(codes)} read {sorted(named)}"
                   f" wrong {sorted(named - codes)}", file=sys.stderr)
     return {"photos": len(rows), "cards": cards, "found": found, "misread": misread, "reported": reported,
-            "unknown": unknown, "s_per_photo": (time.perf_counter() - t0) / max(len(rows), 1)}
+            "seen": seen, "unknown": unknown, "s_per_photo": (time.perf_counter() - t0) / max(len(rows), 1)}
 
 
 def row(name: str, r: dict) -> str:
     pct = lambda a, b: f"{100 * a / b:.1f}%" if b else "-"  # noqa: E731
+    wrong = r["misread"] - r["seen"]
     return (f"| {name} | {r['photos']} | {r['cards']} | {r['found']} ({pct(r['found'], r['cards'])}) |"
-            f" {r['misread']} ({pct(r['misread'], r['reported'])}) | {r['unknown']} | {r['s_per_photo']:.2f} |")
+            f" {r['misread']} ({pct(r['misread'], r['reported'])}) | {wrong} ({pct(wrong, r['reported'])}) |"
+            f" {r['unknown']} | {r['s_per_photo']:.2f} |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -163,8 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     want = [s for s in a.sets.split(",") if s]
     dump = a.dump.open("w") if a.dump else None
     print(f"reader {a.reader}, cardcounter part {a.part}" + (f", about {a.sample} photos a set" if a.sample else ""))
-    print("| set | photos | cards | found | misread (of reported) | unknown | s/photo |")
-    print("|---|---|---|---|---|---|---|")
+    print("| set | photos | cards | found | misread (of reported) | misread after a look (see SEEN) | unknown |"
+          " s/photo |")
+    print("|---|---|---|---|---|---|---|---|")
     for name, rows in sets(photos, a.part).items():
         if want and not any(name == w or name.startswith(w) for w in want):
             continue
