@@ -148,3 +148,33 @@ def test_an_index_in_shade_is_found_when_the_rest_of_the_corner_is_bright(code):
     assert got is not None
     gx, gy, gw, gh = got.rank_box
     assert abs(gx - x) <= 2 and abs(gy - y) <= 2 and abs(gw - w) <= 3 and abs(gh - h) <= 3
+
+
+def test_a_read_seen_in_the_photo_is_counted_apart_from_misreads(tmp_path, monkeypatch):
+    """eval_real's second misread figure leaves out only the reads tools/cardcounter_seen.tsv lists for that photo;
+    such a read is never counted as found."""
+    from companion.vision.detection import Detection
+    from tools import eval_real
+
+    photo = tmp_path / "a.png"
+    cv2.imwrite(str(photo), np.zeros((40, 40, 3), np.uint8))
+    seen = tmp_path / "seen.tsv"
+    seen.write_text("# image\tcard\twhat\nimages/a.png\t5H\tlabels omit it\n")
+    monkeypatch.setattr(eval_real, "SEEN", seen)
+    box = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    reads = [Detection("5H", 0.99, box, False), Detection("KC", 0.99, box, False), Detection("2D", 0.99, box, False)]
+    r = eval_real.evaluate(lambda img: reads, [(photo, {"2D", "9S"}, 0)])
+    assert (r["found"], r["misread"], r["seen"], r["reported"]) == (1, 2, 1, 3)
+
+
+def test_the_cards_seen_by_eye_are_in_cardcounter_and_not_in_its_labels():
+    """A look can only add a card the labels lack, in a photo that exists: never hide a labelled card."""
+    _need_photos()
+    from tools import eval_real
+
+    labelled = {Path(name).name: codes for name, codes in eval_real.labels(CC)}
+    seen = eval_real.load_seen()
+    assert seen
+    for name, code in seen:
+        assert name in labelled, name
+        assert code not in labelled[name], (name, code)

@@ -63,8 +63,9 @@ def load_split() -> dict[str, str]:
     return {r[0]: r[1] for r in rows}
 
 
-def load_seen(path: Path = SEEN) -> set[tuple[str, str]]:
-    """(image file name, card code) pairs in ``tools/cardcounter_seen.tsv``: cards a look showed in the photo."""
+def load_seen(path: Path | None = None) -> set[tuple[str, str]]:
+    """(image file name, card code) pairs in :data:`SEEN`: cards a look showed in the photo."""
+    path = path or SEEN
     if not path.exists():
         return set()
     rows = (line.split("\t") for line in path.read_text().splitlines() if line and not line.startswith("#"))
