@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from companion.vision import corners
-from companion.vision.detector import light_ink
+from companion.vision.detector import brightened, light_ink
 from companion.vision.classifier import JUNK, GlyphModel
 from companion.vision.glyphs import extract_indices, features
 
@@ -148,7 +148,7 @@ def photo_samples(img: np.ndarray, boxes: list[tuple[str, np.ndarray]], rng: np.
                 crop = _augment(crop, rng)
             back = cv2.invertAffineTransform(rot)
             # as the runtime reads it: the darkest channel, and light ink on dark stock as its negative
-            inks = [cv2.min(cv2.min(crop[:, :, 0], crop[:, :, 1]), crop[:, :, 2]), light_ink(crop)]
+            inks = [brightened(cv2.min(cv2.min(crop[:, :, 0], crop[:, :, 1]), crop[:, :, 2])), light_ink(crop)]
             for mn in (ink for ink in inks if ink is not None):
                 stock = np.full(mn.shape, 255, np.uint8)
                 glyph = side * f

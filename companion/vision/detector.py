@@ -119,6 +119,7 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
                 mn_full = cv2.min(cv2.min(img[:, :, 0], img[:, :, 1]), img[:, :, 2])
             mn = np.ascontiguousarray(mn_full[y0:y1, x0:x1])
             crop = np.ascontiguousarray(crop)
+        mn = brightened(mn)
         # the whole cut is searched (the network has said an index corner is in it) but for the cards named
         # already: a long patch along a fan or a row holds many of them, and reading them again costs the most here
         stock = np.full(mn.shape, 255, np.uint8)
@@ -158,6 +159,20 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
             continue  # two different names at the same place: neither
         out.append((code, conf, pts, centre))
     return out
+
+
+#: A marked patch whose paper (its brightest pixels, darkest channel) is darker than this is brightened first.
+DIM = 100
+
+
+def brightened(mn: np.ndarray) -> np.ndarray:
+    """A marked patch's darkest channel, brightened where the photo is so dim (or its light so coloured) that the
+    paper is darker than :data:`DIM`: the glyph cut would find no contrast to read there. The network has said an
+    index is in the patch, so its faint ink is worth the look."""
+    paper = int(np.searchsorted(np.cumsum(cv2.calcHist([mn], [0], None, [256], [0, 256]).ravel()), 0.99 * mn.size))
+    if paper >= DIM or paper < 12:
+        return mn
+    return cv2.convertScaleAbs(mn, alpha=200 / paper)
 
 
 #: A marked patch is also read as light ink on dark stock when at least this share of it is dark.
@@ -231,4 +246,4 @@ def _at_a_corner(quad: np.ndarray, point: tuple[float, float]) -> bool:
     if cv2.pointPolygonTest(quad, point, False) < 0:
         return False
     short = min(float(np.linalg.norm(quad[k] - quad[k - 1])) for k in range(4))
-    return float(np.min(np.linalg.norm(quad - np.float32(point), axis=1))) < 0.45 * short
+    return float(np.min(np.linalg.norm(quad - np.asarray(point, np.float32), axis=1))) < 0.45 * short
