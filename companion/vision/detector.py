@@ -183,12 +183,16 @@ def light_ink(crop: np.ndarray) -> np.ndarray | None:
     """For a marked patch (BGR) that may hold an index printed in light ink on dark card stock (a black deck
     with gold indices), the negative of its brightest channel, where that ink is dark on light as the corner
     search expects; else None. Such a patch has a good part far darker than its brightest pixels (a white card's
-    patch is mostly paper, its ink a small share)."""
+    patch is mostly paper, its ink a small share), its middle, where the network marked the index, among it."""
     mx = cv2.max(cv2.max(crop[:, :, 0], crop[:, :, 1]), crop[:, :, 2])
     below = np.cumsum(cv2.calcHist([mx], [0], None, [256], [0, 256]).ravel())  # pixels at or below each level
     top = int(np.searchsorted(below, 0.95 * mx.size))  # (the 95th percentile, a tenth of numpy's time)
     if top < 60 or below[int(0.35 * top)] < DARK_SHARE * mx.size:
         return None
+    h, w = mx.shape
+    middle = mx[h // 3:h - h // 3, w // 3:w - w // 3]
+    if cv2.countNonZero((middle < 0.35 * top).view(np.uint8)) < 0.15 * middle.size:
+        return None  # the marked middle is all light paper: a white card's corner on a dark table
     neg = cv2.bitwise_not(mx)
     # a light table round the card is darker than the ink in the negative and would hide the ink from the search's
     # local threshold: the large light parts running out of the patch are made the card's colour
