@@ -12,8 +12,8 @@ from companion.demo import DemoGame, demo_table
 from companion.vision.calibration import Calibration
 from companion.vision.detection import Detection
 from companion.vision.mat import make_mat
-from companion.vision.tracker import INDEX_INSET_MM, FrameReader, card_centres_mm
-from companion.vision.zones import CARD_MM
+from companion.vision.tracker import FrameReader
+from companion.vision.zones import CARD_MM, INDEX_INSET_MM, card_centres_mm, place
 
 
 def mm_calibration() -> Calibration:
@@ -60,3 +60,10 @@ def test_two_cut_cards_side_by_side_both_lie_in_the_starter_spot():
     truth = {c.card: c.pos for c in sim.table_at(2.3).values()}
     for s in sightings:  # the index's own place is some 40 mm from the card's middle
         assert math.dist(s.pos, truth[s.card]) < 10.0, (s.card, s.pos, truth[s.card])
+
+
+@pytest.mark.parametrize("angle", [0, 90, 180, 270])
+def test_place_puts_a_card_read_by_its_index_in_its_middle_s_zone(angle):
+    """zones.place decides as the tracker does: a card whose middle lies in the starter spot, near its edge, is in
+    the starter spot whichever way it lies, though its index may lie outside (in seat1's row, or nowhere)."""
+    assert place(index_box((200.0, 150.0), angle), mm_calibration()) == "starter"

@@ -30,7 +30,7 @@ from .calibration import AutoCalibrator, Calibration
 from .detection import Detection
 from .sightings import (CLEARED, FACE_DOWN, LAID, MOVED, REMOVED, TWO_PLACES, UNSURE, Conflict, Sighting,
                         SightingRules, TableChange, TableState)
-from .zones import CARD_MM, ELSEWHERE
+from .zones import ELSEWHERE, card_centres_mm
 
 __all__ = ["CLEARED", "FACE_DOWN", "LAID", "MOVED", "REMOVED", "TWO_PLACES", "UNSURE", "Conflict", "FrameDiffer",
            "FrameReader", "ReadSchedule", "Sighting", "SightingRules", "TableChange", "TableState", "Tracker"]
@@ -215,34 +215,6 @@ class FrameReader:
         zones = self.calibration.zones
         return [Sighting(zones.zone_at(float(x), float(y)), d.card, (float(x), float(y)), d.confidence,
                          tuple(d.corners)) for d, (x, y) in zip(dets, pts)]
-
-
-
-#: how far in (mm) from a card's corner its index box begins
-INDEX_INSET_MM = 3.0
-
-
-def card_centres_mm(detections: list[Detection], calibration: Calibration) -> np.ndarray:
-    """Where on the mat (mm) the middle of each detected card lies: the middle of a whole card, or, for a card
-    read by one index corner only, the middle of the card that index belongs to. The zone is decided by the card's
-    middle: an index sits at a corner, up to half a card from it, so near a zone's edge (two cut cards side by side
-    in the starter spot) it could put the card in the wrong zone.
-
-    An index box's corners run as the card does (its first corner nearest the card's own corner, the second along
-    the card's width, the last down its length), so the card lies from there along those two sides."""
-    centres = calibration.to_mat([d.center for d in detections])
-    boxes = [i for i, d in enumerate(detections) if not d.whole_card and len(d.corners) == 4]
-    if not boxes:
-        return centres
-    corners = calibration.to_mat([p for i in boxes for p in detections[i].corners]).reshape(-1, 4, 2)
-    for i, (p0, p1, _, p3) in zip(boxes, corners):
-        across, down = p1 - p0, p3 - p0
-        a, b = float(np.hypot(*across)), float(np.hypot(*down))
-        if a < 1e-3 or b < a:  # not an upright index box (rank over suit is taller than wide): keep its middle
-            continue
-        w, h = CARD_MM
-        centres[i] = p0 + across / a * (w / 2 - INDEX_INSET_MM) + down / b * (h / 2 - INDEX_INSET_MM)
-    return centres
 
 
 _RULES = {f.name for f in fields(SightingRules)}

@@ -27,7 +27,8 @@ from .detection import Detection
 if TYPE_CHECKING:
     from .calibration import Calibration
 
-__all__ = ["CARD_MM", "ELSEWHERE", "LAYOUTS_PATH", "Zone", "ZoneMap", "place", "seat_zone"]
+__all__ = ["CARD_MM", "ELSEWHERE", "INDEX_INSET_MM", "LAYOUTS_PATH", "Zone", "ZoneMap", "card_centres_mm", "place",
+           "seat_zone"]
 
 LAYOUTS_PATH = Path(__file__).with_name("mat_layouts.json")
 #: a playing card (width, height) in mm: poker size, the card the mats and their zones are drawn for
@@ -134,6 +135,34 @@ def _bundled(seats: int) -> ZoneMap:
 
 def place(detection: Detection, calibration: "Calibration") -> str:
     """The zone a recognised card lies in, seen through ``calibration``: ``'seat1'``..``'seat4'``, ``'deck'``,
-    ``'starter'``, ``'crib'`` or ``'elsewhere'``. The card's centre decides."""
-    x, y = calibration.to_mat([detection.center])[0]
+    ``'starter'``, ``'crib'`` or ``'elsewhere'``. The card's middle decides (:func:`card_centres_mm`)."""
+    x, y = card_centres_mm([detection], calibration)[0]
     return calibration.zones.zone_at(float(x), float(y))
+
+
+#: how far in (mm) from a card's corner its index box begins
+INDEX_INSET_MM = 3.0
+
+
+def card_centres_mm(detections: list[Detection], calibration: "Calibration") -> np.ndarray:
+    """Where on the mat (mm) the middle of each detected card lies: the middle of a whole card, or, for a card
+    read by one index corner only, the middle of the card that index belongs to. The zone is decided by the card's
+    middle: an index sits at a corner, up to half a card from it, so near a zone's edge (two cut cards side by side
+    in the starter spot) it could put the card in the wrong zone.
+
+    An index box's corners run as the card does (its first corner nearest the card's own corner, the second along
+    the card's width, the last down its length), so the card lies from there along those two sides."""
+    centres = calibration.to_mat([d.center for d in detections])
+    boxes = [i for i, d in enumerate(detections) if not d.whole_card and len(d.corners) == 4]
+    if not boxes:
+        return centres
+    corners = calibration.to_mat([p for i in boxes for p in detections[i].corners]).reshape(-1, 4, 2)
+    for i, (p0, p1, _, p3) in zip(boxes, corners):
+        across, down = p1 - p0, p3 - p0
+        a, b = float(np.hypot(*across)), float(np.hypot(*down))
+        if a < 1e-3 or b < a:  # not an upright index box (rank over suit is taller than wide): keep its middle
+            continue
+        w, h = CARD_MM
+        centres[i] = p0 + across / a * (w / 2 - INDEX_INSET_MM) + down / b * (h / 2 - INDEX_INSET_MM)
+    return centres
+
