@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from companion.vision import corners
-from companion.vision.detector import brightened, light_ink
+from companion.vision.detector import glyph_sizes, patch_inks
 from companion.vision.classifier import JUNK, GlyphModel
 from companion.vision.glyphs import extract_indices, features
 
@@ -147,12 +147,10 @@ def photo_samples(img: np.ndarray, boxes: list[tuple[str, np.ndarray]], rng: np.
             if rep:
                 crop = _augment(crop, rng)
             back = cv2.invertAffineTransform(rot)
-            # as the runtime reads it: the darkest channel, and light ink on dark stock as its negative
-            inks = [brightened(cv2.min(cv2.min(crop[:, :, 0], crop[:, :, 1]), crop[:, :, 2])), light_ink(crop)]
-            for mn in (ink for ink in inks if ink is not None):
+            for mn, _ in patch_inks(crop):  # what the runtime reads in such a patch
                 stock = np.full(mn.shape, 255, np.uint8)
-                glyph = side * f
-                comps = corners.ink_components(mn, stock, min_h=max(5, int(0.15 * glyph)), max_h=int(1.1 * glyph) + 1)
+                lo, hi = glyph_sizes(side * f)
+                comps = corners.ink_components(mn, stock, min_h=lo, max_h=hi)
                 pairs = corners.candidate_pairs(comps)
                 if not pairs:
                     continue

@@ -119,7 +119,6 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
                 mn_full = cv2.min(cv2.min(img[:, :, 0], img[:, :, 1]), img[:, :, 2])
             mn = np.ascontiguousarray(mn_full[y0:y1, x0:x1])
             crop = np.ascontiguousarray(crop)
-        mn = brightened(mn)
         # the whole cut is searched (the network has said an index corner is in it) but for the cards named
         # already: a long patch along a fan or a row holds many of them, and reading them again costs the most here
         stock = np.full(mn.shape, 255, np.uint8)
@@ -130,14 +129,10 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
                 if skip is None:
                     skip = np.zeros(mn.shape, np.uint8)
                 cv2.fillPoly(skip, [np.round(q).astype(np.int32)], 1)
-        glyph = side * f
-        glyph_range = (max(5, int(0.15 * glyph)), int(1.1 * glyph) + 1)
-        reads = corner_search.search(crop, mn, stock, model, reader.read_corners, glyph_range=glyph_range,
-                                     colour=colour, skip=skip)
-        neg = light_ink(crop)
-        if neg is not None:  # read as dark ink on light too; gold ink says nothing of the suit's colour
-            reads = reads + corner_search.search(crop, neg, stock, model, reader.read_corners,
-                                                 glyph_range=glyph_range, colour=False, skip=skip)
+        reads = []
+        for ink, checked in patch_inks(crop, mn):
+            reads += corner_search.search(crop, ink, stock, model, reader.read_corners,
+                                          glyph_range=glyph_sizes(side * f), colour=colour and checked, skip=skip)
         for code, conf, pts, centre in reads:
             pts = pts / f + (x0, y0)
             centre = np.asarray(centre) / f + (x0, y0)
@@ -159,6 +154,25 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
             continue  # two different names at the same place: neither
         out.append((code, conf, pts, centre))
     return out
+
+
+def glyph_sizes(corner: float) -> tuple[int, int]:
+    """The glyph heights (pixels) the corner search looks for in a patch whose index corner is ``corner`` pixels."""
+    return max(5, int(0.15 * corner)), int(1.1 * corner) + 1
+
+
+def patch_inks(crop: np.ndarray, darkest: np.ndarray | None = None) -> list[tuple[np.ndarray, bool]]:
+    """The grey images the corner search reads in a marked patch (BGR), each with whether its ink's colour may be
+    checked against the suit: the patch's darkest channel (``darkest``, where the caller has it already),
+    brightened where dim; and, where the patch may hold light ink on dark stock, that ink's negative, whose gold
+    says nothing of red or black. ``tools/real_glyphs.py`` cuts the classifiers' real samples from the same."""
+    if darkest is None:
+        darkest = cv2.min(cv2.min(crop[:, :, 0], crop[:, :, 1]), crop[:, :, 2])
+    inks = [(brightened(darkest), True)]
+    neg = light_ink(crop)
+    if neg is not None:
+        inks.append((neg, False))
+    return inks
 
 
 #: A marked patch whose paper (its brightest pixels, darkest channel) is darker than this is brightened first.
