@@ -251,11 +251,13 @@ def add_corners(img: np.ndarray, dets: list[Detection], model: GlyphModel, colou
                                {"found_by": "detector"}))
     if not extra:
         return dets
-    # an "unknown" holding a corner read now was that card (or several); a "back" with an index read at one of its
-    # corners was a face (a court card's busy picture, or glare, can look like a printed back)
-    keep = [d for d, p in polys if not (d.card == UNKNOWN and any(
-        cv2.pointPolygonTest(p, e.center, False) >= 0 for e in extra)) and not (d.card == BACK and any(
-            _at_a_corner(p, e.center) for e in extra))]
+    keep = []
+    for d, p in polys:
+        if d.card == UNKNOWN and any(cv2.pointPolygonTest(p, e.center, False) >= 0 for e in extra):
+            continue  # an "unknown" holding a corner read now was that card (or several)
+        if d.card == BACK and any(_at_a_corner(p, e.center) for e in extra):
+            continue  # a face: a court card's busy picture, or glare, can look like a printed back
+        keep.append(d)
     return keep + extra
 
 

@@ -148,10 +148,8 @@ def extract_indices(corners: np.ndarray, anchor: tuple[int, int] | None = None) 
     live = np.nonzero(~np.isnan(levels[:, 3]))[0]
     if live.size == 0:
         return out
-    mask = (corners[live] < levels[live, 3][:, None, None]).view(np.uint8)
     m = max(2, int(W * 0.07))
-    mask[:, :m, :] = 0  # these rows also keep the corners apart when labelled as one tall image
-    mask[:, :, :m] = 0
+    mask = _ink(corners[live], levels[live, 3], m)
     got, merged = _indices_in(corners[live], mask, levels[live], anchor, m)
     if anchor is not None:
         # the ink at the anchor is part of a shape too big to be a glyph: where the light falls unevenly (a card's
@@ -166,14 +164,21 @@ def extract_indices(corners: np.ndarray, anchor: tuple[int, int] | None = None) 
             fine = np.nonzero(~np.isnan(local[:, 3]))[0]
             if fine.size:
                 redo = live[again][fine]
-                mask2 = (corners[redo] < local[fine, 3][:, None, None]).view(np.uint8)
-                mask2[:, :m, :] = 0
-                mask2[:, :, :m] = 0
-                for k, g in zip(fine, _indices_in(corners[redo], mask2, local[fine], anchor, m)[0]):
+                for k, g in zip(fine, _indices_in(corners[redo], _ink(corners[redo], local[fine, 3], m), local[fine],
+                                                  anchor, m)[0]):
                     got[again[k]] = g
     for t, g in zip(live, got):
         out[t] = g
     return out
+
+
+def _ink(corners: np.ndarray, thresholds: np.ndarray, m: int) -> np.ndarray:
+    """The ink masks (N x H x W, 0/1) of ``corners`` below their ``thresholds``, blank in the first ``m`` rows and
+    columns (these rows also keep the corners apart when labelled as one tall image)."""
+    mask = (corners < thresholds[:, None, None]).view(np.uint8)
+    mask[:, :m, :] = 0
+    mask[:, :, :m] = 0
+    return mask
 
 
 def _indices_in(corners: np.ndarray, mask: np.ndarray, levels: np.ndarray, anchor,
