@@ -153,6 +153,19 @@ def test_a_back_is_kept_where_no_index_is_read_at_its_corners():
     assert [d.card for d in got] == [BACK]
 
 
+@pytest.mark.parametrize("conf, colour, kept", [(0.95, True, True), (0.95, False, False), (0.99, False, True)])
+def test_a_grey_frame_asks_more_of_a_card_found_only_by_the_detector(monkeypatch, conf, colour, kept):
+    """Without colour the ink cannot be checked against the suit (a heart read for a spade is not caught), so a
+    card only the detector found is named in a grey frame at GREY_ACCEPT, in colour at ACCEPT."""
+    from companion.vision.classifier import default_model
+
+    box = np.float32([[100, 100], [130, 100], [130, 160], [100, 160]])
+    monkeypatch.setattr(detector, "find_corners", lambda *a, **k: [("3H", conf, box, box[0])])
+    got = detector.add_corners(np.full((300, 300, 3), 200, np.uint8), [], default_model(), colour=colour)
+    assert named(got) == (["3H"] if kept else [])
+    assert detector.ACCEPT < 0.95 < detector.GREY_ACCEPT < 0.99
+
+
 def test_a_huge_photo_is_read_in_its_own_pixels():
     """A photo larger than reader.READ_MAX_SIDE is read scaled down; the cards' corners come back in the photo's
     own pixels."""
