@@ -190,14 +190,17 @@ def test_a_huge_photo_is_read_in_its_own_pixels():
 
     rng = np.random.default_rng(8)
     cards = list(rng.choice(synth.ALL_CARDS, 8, replace=False))
-    frame, _ = synth.render_scene(cards, rng=rng, layout="row", card_height=260)
+    frame, placed = synth.render_scene(cards, rng=rng, layout="row", card_height=260)
+    where = {str(p.card): np.float32(p.corners) for p in placed}
     big = cv2.resize(frame, None, fx=3.2, fy=3.2, interpolation=cv2.INTER_CUBIC)
     small_reads = {d.card: d for d in recognize(frame) if d.card not in (BACK, UNKNOWN)}
     big_reads = {d.card: d for d in recognize(big) if d.card not in (BACK, UNKNOWN)}
-    both = set(small_reads) & set(big_reads)
-    assert len(both) >= 6
-    for code in both:
-        assert np.allclose(np.array(big_reads[code].corners) / 3.2, np.array(small_reads[code].corners), atol=12)
+    assert len(set(small_reads) & set(big_reads)) >= 6
+    # (a card read by either of its index corners, in the big photo's pixels, lies inside the card laid there. At 2x
+    # and 3.2x this frame also gets one misread, AC at 0.93 from two club pips of the 9C, known since stop 18.)
+    for code, d in ((c, d) for c, d in big_reads.items() if c in where):
+        x, y = np.float32(d.corners).mean(0) / 3.2
+        assert cv2.pointPolygonTest(where[code], (float(x), float(y)), True) >= -4, code
 
 
 @pytest.mark.parametrize("side", [4000, 8000])
