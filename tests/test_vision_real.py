@@ -134,20 +134,10 @@ def test_an_index_in_shade_is_found_when_the_rest_of_the_corner_is_bright(code):
     """Light falling unevenly on a corner cut (the index in a shadow, the paper below it bright): the threshold
     that suits the whole cut makes the shaded paper ink, joined to the rank; the rows round the rank alone give
     the right one. Before, no index was found in any of these."""
-    from companion.vision import glyphs
-    from companion.vision.geometry import CARD_H, CARD_W
-
-    face = cv2.imread(str(Path(__file__).resolve().parents[1] / "companion" / "assets" / "card-faces" / f"{code}.jpg"))
-    flat = cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
-    corner = flat[:int(CARD_H * 0.5), :int(CARD_W * 0.27)].copy()
-    x, y, w, h = glyphs.extract_index(corner).rank_box
-    anchor = (x + w // 2, y + h // 2)
+    corner, (x, y, w, h) = _face_corner(code)
     shaded = corner.astype(np.float32)
     shaded[:y + 3 * h] *= 0.55
-    got = glyphs.extract_index(shaded.astype(np.uint8), anchor)
-    assert got is not None
-    gx, gy, gw, gh = got.rank_box
-    assert abs(gx - x) <= 2 and abs(gy - y) <= 2 and abs(gw - w) <= 3 and abs(gh - h) <= 3
+    _rank_found_at(shaded, (x, y, w, h))
 
 
 @pytest.mark.parametrize("code", ["7H", "KD", "5S", "7C", "9D", "TS", "QH"])
@@ -155,19 +145,31 @@ def test_a_pale_rank_beside_dark_ink_is_found(code):
     """A rank printed in pale or washed-out ink (a webcam's overexposed card) beside a dark suit: the threshold the
     dark ink sets for the whole cut leaves the rank unseen, and a second look nearer the paper finds it. Before,
     none of these was found. (8C faded so is not found either way: its first look takes a fragment of the 8.)"""
+    corner, (x, y, w, h) = _face_corner(code)
+    pale = corner.astype(np.float32)
+    paper = np.percentile(pale, 90, axis=(0, 1))
+    rank = np.s_[y - 2:y + h + 2, x - 2:x + w + 2]
+    pale[rank] = paper - (paper - pale[rank]) * 0.4  # the rank at 40% of its contrast; the suit as printed
+    _rank_found_at(pale, (x, y, w, h))
+
+
+def _face_corner(code: str):
+    """The top-left corner of a bundled face, flattened as the reader flattens a card, and its rank's box there."""
     from companion.vision import glyphs
     from companion.vision.geometry import CARD_H, CARD_W
 
     face = cv2.imread(str(Path(__file__).resolve().parents[1] / "companion" / "assets" / "card-faces" / f"{code}.jpg"))
     flat = cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
     corner = flat[:int(CARD_H * 0.5), :int(CARD_W * 0.27)].copy()
-    x, y, w, h = glyphs.extract_index(corner).rank_box
-    anchor = (x + w // 2, y + h // 2)
-    pale = corner.astype(np.float32)
-    paper = np.percentile(pale, 90, axis=(0, 1))
-    rank = np.s_[y - 2:y + h + 2, x - 2:x + w + 2]
-    pale[rank] = paper - (paper - pale[rank]) * 0.4  # the rank at 40% of its contrast; the suit as printed
-    got = glyphs.extract_index(pale.astype(np.uint8), anchor)
+    return corner, glyphs.extract_index(corner).rank_box
+
+
+def _rank_found_at(corner: np.ndarray, box) -> None:
+    """The corner search's cut of ``corner`` (anchored on the rank's middle) finds the rank where ``box`` is."""
+    from companion.vision import glyphs
+
+    x, y, w, h = box
+    got = glyphs.extract_index(corner.astype(np.uint8), (x + w // 2, y + h // 2))
     assert got is not None
     gx, gy, gw, gh = got.rank_box
     assert abs(gx - x) <= 2 and abs(gy - y) <= 2 and abs(gw - w) <= 3 and abs(gh - h) <= 3
