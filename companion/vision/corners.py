@@ -206,4 +206,23 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
         pts = cv2.transform(box[None], cv2.invertAffineTransform(m))[0]
         reads.append((got.code, got.confidence, pts, comps[i, :2]))
         used.update((i, j))
-    return reads
+    return _outsized_dropped(reads)
+
+
+#: An index read more than OUTSIZE times as large as the median of the others read in the same search (at least
+#: three others) is named only at OUTSIZE_ACCEPT or more: such a "rank" over a "suit" is more often two pips of a
+#: card's face (a club pip cut by the next card's edge read as an A) than an index, the cards of one table being
+#: about one size.
+OUTSIZE, OUTSIZE_ACCEPT = 1.6, 0.97
+
+
+def _outsized_dropped(reads: list) -> list:
+    if len(reads) < 4:
+        return reads
+    spans = np.array([float(np.linalg.norm(pts[2] - pts[0])) for _, _, pts, _ in reads])
+    keep = []
+    for k, read in enumerate(reads):
+        if spans[k] > OUTSIZE * float(np.median(np.delete(spans, k))) and read[1] < OUTSIZE_ACCEPT:
+            continue
+        keep.append(read)
+    return keep
