@@ -197,7 +197,7 @@ def _ink(corners: np.ndarray, thresholds: np.ndarray, m: int) -> np.ndarray:
 
 
 def _indices_in(corners: np.ndarray, mask: np.ndarray, levels: np.ndarray, anchor,
-                m: int) -> tuple[list[IndexGlyphs | None], np.ndarray]:
+                m: int) -> tuple[list[IndexGlyphs | None], np.ndarray, np.ndarray]:
     """The index in each of ``corners`` (N x H x W) from its ink ``mask`` and ``levels`` (see :func:`_levels`),
     labelled all at once; and, with an ``anchor``, for each corner whether the ink there is part of a shape that is
     no glyph (too big or too small: ``merged``), and whether there is at most a speck of ink there (``faint``)."""
