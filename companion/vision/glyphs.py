@@ -149,8 +149,8 @@ def extract_indices(corners: np.ndarray, anchor: tuple[int, int] | None = None) 
     if live.size == 0:
         return out
     m = max(2, int(W * 0.07))
-    mask = _ink(corners[live], levels[live, 3], m)
-    got, merged, faint = _indices_in(corners[live], mask, levels[live], anchor, m)
+    cuts, cut_levels = corners[live], levels[live]  # the corners with contrast enough to read
+    got, merged, faint = _indices_in(cuts, _ink(cuts, cut_levels[:, 3], m), cut_levels, anchor, m)
     if anchor is not None:
         # the ink at the anchor is part of a shape too big to be a glyph: where the light falls unevenly (a card's
         # corner in shade, the rest of the cut bright) the paper round the rank is darker than the threshold and
@@ -159,24 +159,17 @@ def extract_indices(corners: np.ndarray, anchor: tuple[int, int] | None = None) 
         ax, ay = anchor
         again = [t for t, g in enumerate(got) if g is None and merged[t]]
         if again:
-            near = corners[live[again], max(0, ay - H // 6):ay + H // 3]
+            near = cuts[again, max(0, ay - H // 6):ay + H // 3]
             local = _levels(np.stack([cv2.calcHist([c], [0], None, [256], [0, 256]).ravel() for c in near]))
             fine = np.nonzero(~np.isnan(local[:, 3]))[0]
-            if fine.size:
-                redo = live[again][fine]
-                for k, g in zip(fine, _indices_in(corners[redo], _ink(corners[redo], local[fine, 3], m), local[fine],
-                                                  anchor, m)[0]):
-                    got[again[k]] = g
+            _look_again(got, [again[k] for k in fine], cuts, local[fine, 3], local[fine], anchor, m)
         # no ink, or a speck, at the anchor: a rank in pale or washed-out ink (thin strokes, an overexposed webcam
         # frame) beside a dark suit or pip, which set the threshold for the whole cut. Looked at again with a
         # threshold nearer the paper (FAINT)
         again = [t for t, g in enumerate(got) if g is None and faint[t]]
         if again:
-            lv = levels[live[again]]
-            t2 = lv[:, 2] - FAINT * (lv[:, 2] - lv[:, 0])
-            redo = live[again]
-            for k, g in enumerate(_indices_in(corners[redo], _ink(corners[redo], t2, m), lv, anchor, m)[0]):
-                got[again[k]] = g
+            lv = cut_levels[again]
+            _look_again(got, again, cuts, lv[:, 2] - FAINT * (lv[:, 2] - lv[:, 0]), lv, anchor, m)
     for t, g in zip(live, got):
         out[t] = g
     return out
@@ -185,6 +178,17 @@ def extract_indices(corners: np.ndarray, anchor: tuple[int, int] | None = None) 
 #: A corner with no ink at its anchor is looked at again with the threshold this share of its paper-to-dark range
 #: below the paper (the first threshold is at least 0.25 below it). Chosen on cardcounter's train part.
 FAINT = 0.22
+
+
+def _look_again(got: list, which: list[int], corners: np.ndarray, thresholds: np.ndarray, levels: np.ndarray,
+                anchor, m: int) -> None:
+    """Replace ``got[t]`` for each ``t`` of ``which`` by the index found in ``corners[t]`` below the matching one of
+    ``thresholds`` (``levels`` as :func:`_levels` gives them, one row per ``which``)."""
+    if not which:
+        return
+    redo = corners[which]
+    for t, g in zip(which, _indices_in(redo, _ink(redo, thresholds, m), levels, anchor, m)[0]):
+        got[t] = g
 
 
 def _ink(corners: np.ndarray, thresholds: np.ndarray, m: int) -> np.ndarray:
