@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import defaultdict
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -115,12 +116,22 @@ def _augment(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
+def _box_of(px: list, p: np.ndarray, grow: float = 1.0) -> int:
+    """The index of the first box of ``px`` (code, centre, size) holding the photo point ``p`` (the box grown by
+    ``grow``), or -1."""
+    for j, (_, bxy, bwh) in enumerate(px):
+        if np.all(np.abs(p - bxy) <= bwh / 2 * grow):
+            return j
+    return -1
+
+
 def photo_samples(img: np.ndarray, boxes: list[tuple[str, np.ndarray]], rng: np.random.Generator, per_box: int,
                   oracle: GlyphModel | None, out: tuple[list, list, list, list], stats: dict) -> None:
     """Samples from every box of one photo, ``per_box`` random cuts each (the first without turn or effects)."""
     rx, ry, sx, sy = out
     H, W = img.shape[:2]
     px = [(code, np.array([b[0] * W, b[1] * H]), np.array([b[2] * W, b[3] * H])) for code, b in boxes]
+    box_of = partial(_box_of, px)
     downs: list[np.ndarray | None] = []
     for k, (code, xy, wh) in enumerate(px):
         twins = [o for j, (c2, o, _) in enumerate(px) if j != k and c2 == code
@@ -147,21 +158,14 @@ def photo_samples(img: np.ndarray, boxes: list[tuple[str, np.ndarray]], rng: np.
             if rep:
                 crop = _augment(crop, rng)
             back = cv2.invertAffineTransform(rot)
+            lo, hi = glyph_sizes(side * f)
             for mn, _ in patch_inks(crop):  # what the runtime reads in such a patch
                 stock = np.full(mn.shape, 255, np.uint8)
-                lo, hi = glyph_sizes(side * f)
                 comps = corners.ink_components(mn, stock, min_h=lo, max_h=hi)
                 pairs = corners.candidate_pairs(comps)
                 if not pairs:
                     continue
                 centres = cv2.transform(comps[None, :, :2].astype(np.float64), back)[0]  # photo coordinates
-
-                def box_of(p, grow=1.0):
-                    for j, (_, bxy, bwh) in enumerate(px):
-                        if np.all(np.abs(p - bxy) <= bwh / 2 * grow):
-                            return j
-                    return -1
-
                 cuts, info = [], []
                 for i, j in pairs:
                     a, b = comps[i, :2], comps[j, :2]
