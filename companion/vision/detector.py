@@ -134,9 +134,10 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
                     skip = np.zeros(mn.shape, np.uint8)
                 cv2.fillPoly(skip, [np.round(q).astype(np.int32)], 1)
         reads = []
+        sizes = glyph_sizes(side * f)
         for ink, checked in patch_inks(crop, mn):
-            reads += corner_search.search(crop, ink, stock, model, reader.read_corners,
-                                          glyph_range=glyph_sizes(side * f), colour=colour and checked, skip=skip)
+            reads += corner_search.search(crop, ink, stock, model, reader.read_corners, glyph_range=sizes,
+                                          colour=colour and checked, skip=skip)
         for code, conf, pts, centre in reads:
             pts = pts / f + (x0, y0)
             centre = np.asarray(centre) / f + (x0, y0)
