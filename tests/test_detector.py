@@ -103,6 +103,20 @@ def _gold_on_black(face: np.ndarray, black: int = 25) -> np.ndarray:
     return (paper * (1 - ink) + gold * ink).astype(np.uint8)
 
 
+def _read_gold_on_black(black: int, scale: float) -> tuple[int, int, int]:
+    """Every fourth bundled face as a black-and-gold card (stock ``black``) on a white table, photographed at
+    ``scale``: how many are read, how many photos have a card that is not there, and how many there are."""
+    codes = synth.ALL_CARDS[1::4]
+    read = wrong = 0
+    for code in codes:
+        card = _gold_on_black(cv2.imread(str(FACES / f"{code}.jpg")), black=black)
+        img = cv2.copyMakeBorder(card, 120, 120, 120, 120, cv2.BORDER_CONSTANT, value=(225, 228, 230))
+        got = named(detector.recognize(cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)))
+        read += code in got
+        wrong += any(c != code for c in got)
+    return read, wrong, len(codes)
+
+
 @pytest.mark.parametrize("scale", [0.6, 0.45])
 def test_a_black_deck_with_gold_indices_is_read(scale):
     """Light ink on dark card stock on a white table: every patch the network marks that is mostly dark is also
@@ -110,32 +124,18 @@ def test_a_black_deck_with_gold_indices_is_read(scale):
     ink), and the suit is named by its shape (gold says nothing of red or black). Before, such a deck was never
     read (cardcounter's black-and-gold deck: 0 of 143 cards of its train part); cards 160 px tall (scale 0.45)
     were read 8 of 13 before the table was made the card's colour."""
-    codes = synth.ALL_CARDS[1::4]
-    read = wrong = 0
-    for code in codes:
-        card = _gold_on_black(cv2.imread(str(FACES / f"{code}.jpg")))
-        img = cv2.copyMakeBorder(card, 120, 120, 120, 120, cv2.BORDER_CONSTANT, value=(225, 228, 230))
-        got = named(detector.recognize(cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)))
-        read += code in got
-        wrong += any(c != code for c in got)
+    read, wrong, n = _read_gold_on_black(black=25, scale=scale)
     assert wrong == 0
-    assert read >= 0.75 * len(codes), f"read {read} of {len(codes)}"
+    assert read >= 0.75 * n, f"read {read} of {n}"
 
 
 def test_a_black_deck_lit_grey_beside_a_white_table_is_read():
     """A black card in light that makes it dark grey beside a white table (its stock 70 and, where the face photo
     it is made from is shaded, up to about half the table's 230): its patches are read as light ink too. Before,
     "dark" meant below 0.35 of the brightest level, and 3 of these 13 were read."""
-    codes = synth.ALL_CARDS[1::4]
-    read = wrong = 0
-    for code in codes:
-        card = _gold_on_black(cv2.imread(str(FACES / f"{code}.jpg")), black=70)
-        img = cv2.copyMakeBorder(card, 120, 120, 120, 120, cv2.BORDER_CONSTANT, value=(225, 228, 230))
-        got = named(detector.recognize(cv2.resize(img, None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA)))
-        read += code in got
-        wrong += any(c != code for c in got)
+    read, wrong, n = _read_gold_on_black(black=70, scale=0.6)
     assert wrong == 0
-    assert read >= 0.75 * len(codes), f"read {read} of {len(codes)}"
+    assert read >= 0.75 * n, f"read {read} of {n}"
 
 
 def test_a_white_card_is_not_read_as_light_ink():
