@@ -125,10 +125,90 @@ def _box_of(px: list, p: np.ndarray, grow: float = 1.0) -> int:
     return -1
 
 
+def _patch(img: np.ndarray, xy: np.ndarray, wh: np.ndarray, rep: int, rng: np.random.Generator):
+    """Cut ``rep`` of the box at ``xy`` (size ``wh``) as the detector would cut its patch: the first as it is, the
+    rest turned, scaled as a misjudged size would scale them and given camera effects. Returns (patch, its map back
+    to the photo, the glyph sizes the runtime looks for in it)."""
+    turn = 0.0 if rep == 0 else float(rng.uniform(-25, 25))
+    scale = 1.0 if rep == 0 else float(np.exp(rng.uniform(np.log(0.7), np.log(1.4))))
+    side = float(max(wh)) * scale  # what the detector thinks the corner's size is
+    f = min(1.0, NORM / side)
+    half = wh / 2 + PAD * side
+    # the cut (turned about the box's centre) as an affine map from the photo: crop = m @ photo
+    out_w, out_h = max(8, round(2 * half[0] * f)), max(8, round(2 * half[1] * f))
+    rot = cv2.getRotationMatrix2D((float(xy[0]), float(xy[1])), turn, f)
+    rot[:, 2] += np.array([out_w / 2, out_h / 2]) - xy
+    crop = cv2.warpAffine(img, rot, (out_w, out_h), flags=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+    if rep:
+        crop = _augment(crop, rng)
+    return crop, cv2.invertAffineTransform(rot), glyph_sizes(side * f)
+
+
+def _pair_cuts(mn: np.ndarray, comps: np.ndarray, pairs: list, back: np.ndarray, box_of, rng: np.random.Generator):
+    """The corner cut of each glyph pair in ``mn`` (half as the search's first look, half a little off it), and
+    for each the photo boxes its two glyphs fall in (as they are and grown by 1.4) and its step down the card."""
+    centres = cv2.transform(comps[None, :, :2].astype(np.float64), back)[0]  # photo coordinates
+    cuts, info = [], []
+    for i, j in pairs:
+        a, b = comps[i, :2], comps[j, :2]
+        dist = float(np.linalg.norm(b - a))
+        look_s, look_t = (0.95, 0.0) if rng.random() < 0.5 else (rng.uniform(0.88, 1.12), rng.uniform(-0.07, 0.07))
+        cs, sn = np.cos(look_t), np.sin(look_t)
+        b2 = a + np.array([[cs, -sn], [sn, cs]]) @ (b - a)
+        cuts.append(corners.cut(mn, corners.upright_matrix(a, b2, look_s * dist)))
+        info.append((box_of(centres[i]), box_of(centres[j]), box_of(centres[i], 1.4), box_of(centres[j], 1.4),
+                     centres[j] - centres[i]))
+    return cuts, info
+
+
+def _down_by_oracle(k: int, code: str, info: list, feats: list, oracle: GlyphModel) -> np.ndarray | None:
+    """Which way is down in box ``k`` (card ``code``): the step of the pair inside it that ``oracle`` finds likeliest
+    that card, None where none is likely at all."""
+    best, best_p = None, 0.05
+    for (bi, bj, _, _, d), ft in zip(info, feats):
+        if ft is None or bi != k or bj != k:
+            continue
+        pr = oracle.rank.probs(ft[0])[0][oracle.rank.classes.index(code[0])]
+        ps = oracle.suit.probs(ft[1])[0][oracle.suit.classes.index(code[1])]
+        if pr * ps > best_p:
+            best, best_p = d, pr * ps
+    return best
+
+
+def _label(k: int, px: list, downs: list, d_here, info: list, feats: list, out: tuple, stats: dict) -> None:
+    """Add the samples of one patch of box ``k`` to ``out``: a pair inside one box read down its card is that
+    card's index, read across it junk; a pair outside every index is junk, and so is an index glyph read across
+    the card with a shape outside every index."""
+    rx, ry, sx, sy = out
+    for (bi, bj, gi, gj, d), ft in zip(info, feats):
+        if ft is None:
+            continue
+        dn = (downs[bi] if bi != k else d_here) if bi >= 0 else None
+        if bi >= 0 and bi == bj:
+            if dn is None:
+                continue
+            ang = _angle(d, dn)
+            if ang < 30:
+                code = px[bi][0]
+                rx.append(ft[0]), ry.append(code[0]), sx.append(ft[1]), sy.append(code[1])
+                stats["index"] += 1
+            elif ang > 60:
+                rx.append(ft[0]), ry.append(JUNK), sx.append(ft[1]), sy.append(JUNK)
+                stats["turned"] += 1
+        elif gi < 0 and gj < 0:
+            rx.append(ft[0]), ry.append(JUNK)  # pips, art, a neighbour's edge: its suit may be a suit
+            stats["junk"] += 1
+        elif bi >= 0 and gj < 0 and dn is not None and _angle(d, dn) > 60:
+            # an index glyph and a shape outside every index (a pip, the next card's edge), read across or up the
+            # card: not an index (read down the card it may look like one: left out)
+            rx.append(ft[0]), ry.append(JUNK)
+            stats["junk_beside"] += 1
+
+
 def photo_samples(img: np.ndarray, boxes: list[tuple[str, np.ndarray]], rng: np.random.Generator, per_box: int,
                   oracle: GlyphModel | None, out: tuple[list, list, list, list], stats: dict) -> None:
     """Samples from every box of one photo, ``per_box`` random cuts each (the first without turn or effects)."""
-    rx, ry, sx, sy = out
     H, W = img.shape[:2]
     px = [(code, np.array([b[0] * W, b[1] * H]), np.array([b[2] * W, b[3] * H])) for code, b in boxes]
     box_of = partial(_box_of, px)
@@ -140,84 +220,23 @@ def photo_samples(img: np.ndarray, boxes: list[tuple[str, np.ndarray]], rng: np.
     stats["boxes"] += len(px)
     stats["down_by_twin"] += sum(d is not None for d in downs)
     for k, (code, xy, wh) in enumerate(px):
-        side0 = float(max(wh))
-        down = downs[k]
         for rep in range(per_box):
-            turn = 0.0 if rep == 0 else float(rng.uniform(-25, 25))
-            scale = 1.0 if rep == 0 else float(np.exp(rng.uniform(np.log(0.7), np.log(1.4))))
-            side = side0 * scale  # what the detector thinks the corner's size is
-            f = min(1.0, NORM / side)
-            pad = PAD * side
-            half = wh / 2 + pad
-            # the cut (turned about the box's centre) as an affine map from the photo: crop = m @ photo
-            out_w, out_h = max(8, round(2 * half[0] * f)), max(8, round(2 * half[1] * f))
-            rot = cv2.getRotationMatrix2D((float(xy[0]), float(xy[1])), turn, f)
-            rot[:, 2] += np.array([out_w / 2, out_h / 2]) - xy
-            crop = cv2.warpAffine(img, rot, (out_w, out_h), flags=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR,
-                                  borderMode=cv2.BORDER_REPLICATE)
-            if rep:
-                crop = _augment(crop, rng)
-            back = cv2.invertAffineTransform(rot)
-            lo, hi = glyph_sizes(side * f)
+            crop, back, (lo, hi) = _patch(img, xy, wh, rep, rng)
             for mn, _ in patch_inks(crop):  # what the runtime reads in such a patch
-                stock = np.full(mn.shape, 255, np.uint8)
-                comps = corners.ink_components(mn, stock, min_h=lo, max_h=hi)
+                comps = corners.ink_components(mn, np.full(mn.shape, 255, np.uint8), min_h=lo, max_h=hi)
                 pairs = corners.candidate_pairs(comps)
                 if not pairs:
                     continue
-                centres = cv2.transform(comps[None, :, :2].astype(np.float64), back)[0]  # photo coordinates
-                cuts, info = [], []
-                for i, j in pairs:
-                    a, b = comps[i, :2], comps[j, :2]
-                    dist = float(np.linalg.norm(b - a))
-                    look_s, look_t = (0.95, 0.0) if rng.random() < 0.5 else (rng.uniform(0.88, 1.12),
-                                                                              rng.uniform(-0.07, 0.07))
-                    cs, sn = np.cos(look_t), np.sin(look_t)
-                    b2 = a + np.array([[cs, -sn], [sn, cs]]) @ (b - a)
-                    cuts.append(corners.cut(mn, corners.upright_matrix(a, b2, look_s * dist)))
-                    info.append((box_of(centres[i]), box_of(centres[j]), box_of(centres[i], 1.4),
-                                 box_of(centres[j], 1.4), centres[j] - centres[i]))
+                cuts, info = _pair_cuts(mn, comps, pairs, back, box_of, rng)
                 glyphs = extract_indices(np.stack(cuts), corners.ANCHOR)
                 feats = [features(g) if g is not None else None for g in glyphs]
                 # which way is down: the twin corner's say, else the pair the oracle finds likeliest this card
-                d_here = down
+                d_here = downs[k]
                 if d_here is None and oracle is not None:
-                    best, best_p = None, 0.05
-                    for (bi, bj, _, _, d), ft in zip(info, feats):
-                        if ft is None or bi != k or bj != k:
-                            continue
-                        pr = oracle.rank.probs(ft[0])[0][oracle.rank.classes.index(code[0])]
-                        ps = oracle.suit.probs(ft[1])[0][oracle.suit.classes.index(code[1])]
-                        if pr * ps > best_p:
-                            best, best_p = d, pr * ps
-                    d_here = best
-                    if rep == 0 and best is not None:
+                    d_here = _down_by_oracle(k, code, info, feats, oracle)
+                    if rep == 0 and d_here is not None:
                         stats["down_by_oracle"] += 1
-                for (bi, bj, gi, gj, d), ft in zip(info, feats):
-                    if ft is None:
-                        continue
-                    if bi >= 0 and bi == bj:
-                        dn = downs[bi] if bi != k else d_here
-                        if dn is None:
-                            continue
-                        ang = _angle(d, dn)
-                        if ang < 30:
-                            c2 = px[bi][0]
-                            rx.append(ft[0]), ry.append(c2[0]), sx.append(ft[1]), sy.append(c2[1])
-                            stats["index"] += 1
-                        elif ang > 60:
-                            rx.append(ft[0]), ry.append(JUNK), sx.append(ft[1]), sy.append(JUNK)
-                            stats["turned"] += 1
-                    elif gi < 0 and gj < 0:
-                        rx.append(ft[0]), ry.append(JUNK)  # pips, art, a neighbour's edge: its suit may be a suit
-                        stats["junk"] += 1
-                    elif bi >= 0 and gj < 0:
-                        # an index glyph and a shape outside every index (a pip, the next card's edge), read across or
-                        # up the card: not an index (read down the card it may look like one: left out)
-                        dn = downs[bi] if bi != k else d_here
-                        if dn is not None and _angle(d, dn) > 60:
-                            rx.append(ft[0]), ry.append(JUNK)
-                            stats["junk_beside"] += 1
+                _label(k, px, downs, d_here, info, feats, out, stats)
 
 
 def real_samples(folder: Path = CARDCOUNTER, *, part: str = "train", val: bool | None = None, per_box: int = 6,
