@@ -23,6 +23,10 @@ from .glyphs import IndexGlyphs, extract_indices, rank_features, suit_features
 CORNER_W, CORNER_H = 0.27, 0.5
 #: Redness (see glyphs.IndexGlyphs) below which ink is surely black, and above which it is surely red.
 BLACK_MAX, RED_MIN = 1.6, 1.08
+#: A suit glyph narrower than this share of its height is not named: every suit is about as wide as it is tall (in
+#: the synthetic training cuts 0.45% of suits are narrower, most of them cut off at the corner's edge), while a sliver
+#: of a letter or of a line beside a rank is that narrow (the mat's printed "ROW" read as 9C in a simulated game).
+SUIT_MIN_ASPECT = 0.35
 
 
 @dataclass
@@ -58,7 +62,7 @@ def read_corners(corners: np.ndarray, model: GlyphModel, anchor=None, colours=No
 def _name(g: IndexGlyphs, pr: np.ndarray, ps: np.ndarray, model: GlyphModel, colour) -> CornerRead:
     ri, si = int(pr.argmax()), int(ps.argmax())
     rank, suit = model.rank.classes[ri], model.suit.classes[si]
-    if rank == JUNK or suit == JUNK:
+    if rank == JUNK or suit == JUNK or g.suit_aspect < SUIT_MIN_ASPECT:
         return CornerRead(None, 0.0, g)
     conf = float(pr[ri] * ps[si])
     red = suit in "DH"
