@@ -153,6 +153,24 @@ def test_a_pale_rank_beside_dark_ink_is_found(code):
     _rank_found_at(pale, (x, y, w, h))
 
 
+def test_a_pale_rank_with_black_ink_lower_in_the_cut_is_found():
+    """A pale rank over its suit, with black below them in the cut (a black card's stock beside a light table, the
+    next card's picture): the threshold is set by the rows round the rank, not by the whole cut, whose black would
+    set it below the rank's ink. Before, 32 of the 52 bundled faces were found so; now 51 (7D: only its 7's stem)."""
+    faces = sorted((Path(__file__).resolve().parents[1] / "companion" / "assets" / "card-faces").glob("*.jpg"))
+    found = 0
+    for face in faces:
+        corner, (x, y, w, h) = _face_corner(face.stem)
+        pale = corner.astype(np.float32)
+        paper = np.percentile(pale, 90, axis=(0, 1))
+        rank = np.s_[y - 2:y + h + 2, x - 2:x + w + 2]
+        pale[rank] = paper - (paper - pale[rank]) * 0.35
+        pale[int(0.62 * len(pale)):] = 20
+        found += _rank_found(pale, (x, y, w, h))
+    assert len(faces) == 52
+    assert found >= 50, f"{found} of 52"
+
+
 def _face_corner(code: str):
     """The top-left corner of a bundled face, flattened as the reader flattens a card, and its rank's box there."""
     from companion.vision import glyphs
@@ -166,13 +184,18 @@ def _face_corner(code: str):
 
 def _rank_found_at(corner: np.ndarray, box) -> None:
     """The corner search's cut of ``corner`` (anchored on the rank's middle) finds the rank where ``box`` is."""
+    assert _rank_found(corner, box)
+
+
+def _rank_found(corner: np.ndarray, box) -> bool:
     from companion.vision import glyphs
 
     x, y, w, h = box
     got = glyphs.extract_index(corner.astype(np.uint8), (x + w // 2, y + h // 2))
-    assert got is not None
+    if got is None:
+        return False
     gx, gy, gw, gh = got.rank_box
-    assert abs(gx - x) <= 2 and abs(gy - y) <= 2 and abs(gw - w) <= 3 and abs(gh - h) <= 3
+    return abs(gx - x) <= 2 and abs(gy - y) <= 2 and abs(gw - w) <= 3 and abs(gh - h) <= 3
 
 
 def test_a_read_seen_in_the_photo_is_counted_apart_from_misreads(tmp_path, monkeypatch):

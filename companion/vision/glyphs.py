@@ -45,6 +45,11 @@ class IndexGlyphs:
         return self.redness
 
 
+def _histograms(corners: np.ndarray) -> np.ndarray:
+    """The grey-level histogram (256 bins) of each of ``corners`` (N x H x W, uint8)."""
+    return np.stack([cv2.calcHist([c], [0], None, [256], [0, 256]).ravel() for c in corners])
+
+
 def _levels(hist: np.ndarray) -> np.ndarray:
     """From histograms (N x 256) of the darkest channel of N corners: for each, the dark, paper-70% and paper
     levels (1%, 70% and 85% of pixels) and the ink threshold; NaN where there is no contrast. The threshold is
@@ -143,33 +148,28 @@ def extract_indices(corners: np.ndarray, anchor: tuple[int, int] | None = None) 
     out: list[IndexGlyphs | None] = [None] * n
     if n == 0:
         return out
-    hist = np.stack([cv2.calcHist([c], [0], None, [256], [0, 256]).ravel() for c in corners])
-    levels = _levels(hist)
+    # with an anchor, the ink threshold is set by the rows round it alone (the rank, its suit and the paper between):
+    # lower in the cut, shade, a dark pip or the next card would set it for the index (a pale rank lost beside a
+    # dark heart, light ink on black stock beside the table)
+    rows = corners if anchor is None else corners[:, max(0, anchor[1] - H // 6):anchor[1] + H // 3]
+    levels = _levels(_histograms(rows))
     live = np.nonzero(~np.isnan(levels[:, 3]))[0]
     if live.size == 0:
         return out
     m = max(2, int(W * 0.07))
     cuts, cut_levels = corners[live], levels[live]  # the corners with contrast enough to read
-    got, merged, faint = _indices_in(cuts, _ink(cuts, cut_levels[:, 3], m), cut_levels, anchor, m)
+    got, odd = _read_at(cuts, cut_levels, anchor, m)
     if anchor is not None:
-        # the ink at the anchor is part of a shape too big to be a glyph: where the light falls unevenly (a card's
-        # corner in shade, the rest of the cut bright) the paper round the rank is darker than the threshold and
-        # joins it to whatever is dark. The levels of the rows round the anchor alone (the rank, its suit and the
-        # paper between) separate them.
-        ax, ay = anchor
-        again = [t for t, g in enumerate(got) if g is None and merged[t]]
+        # no glyph at the anchor with the rows round it (nothing there, a speck, or a shape too big: the rank joined
+        # to a court picture's frame): the whole cut's levels, which the picture's darker ink sets, may part them
+        again = [t for t, g in enumerate(got) if g is None and odd[t]]
         if again:
-            near = cuts[again, max(0, ay - H // 6):ay + H // 3]
-            local = _levels(np.stack([cv2.calcHist([c], [0], None, [256], [0, 256]).ravel() for c in near]))
-            fine = np.nonzero(~np.isnan(local[:, 3]))[0]
-            _look_again(got, [again[k] for k in fine], cuts, local[fine, 3], local[fine], anchor, m)
-        # no ink, or a speck, at the anchor: a rank in pale or washed-out ink (thin strokes, an overexposed webcam
-        # frame) beside a dark suit or pip, which set the threshold for the whole cut. Looked at again with a
-        # threshold nearer the paper (FAINT)
-        again = [t for t, g in enumerate(got) if g is None and faint[t]]
-        if again:
-            lv = cut_levels[again]
-            _look_again(got, again, cuts, lv[:, 2] - FAINT * (lv[:, 2] - lv[:, 0]), lv, anchor, m)
+            whole = _levels(_histograms(cuts[again]))
+            # (where the two thresholds are about the same, so is what they find)
+            fine = np.nonzero(np.abs(whole[:, 3] - cut_levels[again, 3]) >= 3)[0]
+            which = [again[k] for k in fine]
+            for t, g in zip(which, _read_at(cuts[which], whole[fine], anchor, m)[0] if which else []):
+                got[t] = g
     for t, g in zip(live, got):
         out[t] = g
     return out
@@ -178,6 +178,19 @@ def extract_indices(corners: np.ndarray, anchor: tuple[int, int] | None = None) 
 #: A corner with no ink at its anchor is looked at again with the threshold this share of its paper-to-dark range
 #: below the paper (the first threshold is at least 0.25 below it). Chosen on cardcounter's train part.
 FAINT = 0.22
+
+
+def _read_at(cuts: np.ndarray, levels: np.ndarray, anchor, m: int) -> tuple[list[IndexGlyphs | None], np.ndarray]:
+    """The index in each of ``cuts`` below the threshold of its ``levels`` (see :func:`_levels`); and, with an
+    ``anchor``, whether the ink there was no glyph (too big, too small, or none). A cut with no ink there but a
+    speck, a rank in pale or washed-out ink (thin strokes, an overexposed webcam frame) beside a dark suit, is
+    looked at again with a threshold nearer the paper (:data:`FAINT`)."""
+    got, merged, faint = _indices_in(cuts, _ink(cuts, levels[:, 3], m), levels, anchor, m)
+    again = [t for t, g in enumerate(got) if g is None and faint[t]]
+    if again:
+        lv = levels[again]
+        _look_again(got, again, cuts, lv[:, 2] - FAINT * (lv[:, 2] - lv[:, 0]), lv, anchor, m)
+    return got, merged | faint
 
 
 def _look_again(got: list, which: list[int], corners: np.ndarray, thresholds: np.ndarray, levels: np.ndarray,
