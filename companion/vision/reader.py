@@ -24,8 +24,8 @@ CORNER_W, CORNER_H = 0.27, 0.5
 #: Redness (see glyphs.IndexGlyphs) below which ink is surely black, and above which it is surely red.
 BLACK_MAX, RED_MIN = 1.6, 1.08
 #: A suit glyph narrower than this share of its height is not named: every suit is about as wide as it is tall (in
-#: the synthetic training cuts 0.45% of suits are narrower, most of them cut off at the corner's edge), while a sliver
-#: of a letter or of a line beside a rank is that narrow (the mat's printed "ROW" read as 9C in a simulated game).
+#: the synthetic training cuts 0.45% of suits are narrower), while a sliver of a letter or of a line beside a rank is
+#: that narrow (the mat's printed "ROW" read as 9C in a simulated game).
 SUIT_MIN_ASPECT = 0.35
 
 
