@@ -275,3 +275,19 @@ def test_the_mats_printed_words_are_never_read_as_a_card():
     laid = {d.card for d in sim.recognizer()(frame)}
     named = {d.card for d in recognize(frame)} - {BACK, UNKNOWN}
     assert named == laid - {BACK}
+
+
+def test_the_simulated_game_audit_counts_what_the_reader_missed_and_misread():
+    """``tools.eval_sim``, which the README's simulated-table figures come from: a reader that names nothing misses
+    every card-look, one that names a card not on the table misreads it, and the real reader does neither at the
+    start of a game (its first minute: the deal, the discards, the starter and the first cards played)."""
+    from tools import eval_sim
+
+    real = eval_sim.audit(recognize, "six-card", 1, step=3.0, until=60.0)
+    assert real.frames >= 5 and real.looks >= 10
+    assert not real.misread and len(real.missed) <= real.looks // 10
+    blind = eval_sim.audit(lambda frame: [], "six-card", 1, step=3.0, until=60.0)
+    assert len(blind.missed) == blind.looks == real.looks
+    wrong = eval_sim.audit(lambda frame: [Detection("ZZ", 1.0, ((0, 0), (1, 0), (1, 1), (0, 1)))], "six-card", 1,
+                           step=3.0, until=60.0)
+    assert [c for _, c in wrong.misread] == ["ZZ"] * wrong.frames
