@@ -291,3 +291,13 @@ def test_the_simulated_game_audit_counts_what_the_reader_missed_and_misread():
     wrong = eval_sim.audit(lambda frame: [Detection("ZZ", 1.0, ((0, 0), (1, 0), (1, 1), (0, 1)))], "six-card", 1,
                            step=3.0, until=60.0)
     assert [c for _, c in wrong.misread] == ["ZZ"] * wrong.frames
+
+
+@pytest.mark.parametrize("tool", ["eval_real", "eval_synth", "eval_sim"])
+def test_the_measuring_tools_name_a_reader_they_cannot_load(tool, capsys):
+    """``--reader`` takes "old", "new" or "module:function": one that cannot be loaded is named, with no traceback."""
+    import importlib
+
+    main = importlib.import_module(f"tools.{tool}").main
+    assert main(["--reader", "nosuch:thing"]) == 2
+    assert f"{tool}: cannot load reader 'nosuch:thing'" in capsys.readouterr().err

@@ -42,6 +42,16 @@ RANKS, SUITS = "A23456789TJQK", "CDHS"
 SUBSETS = ("webcam-table", "phone-novelty-deck", "phone-closeup", "webcam-held")
 
 
+def load_reader(name: str):
+    """The reader function ``name`` names: "old", "new", or "module:function" (a module alone: its ``recognize``).
+    Raises ValueError, naming the reader, where it cannot be loaded."""
+    mod, _, fn = READERS.get(name, name).partition(":")
+    try:
+        return getattr(importlib.import_module(mod), fn or "recognize")
+    except (ImportError, AttributeError) as e:
+        raise ValueError(f"cannot load reader {name!r}: {e}") from None
+
+
 def old_reader(frame):
     """The reader without the learned corner finder (as before issue 14)."""
     from companion.vision.reader import recognize
@@ -168,11 +178,10 @@ def main(argv: list[str] | None = None) -> int:
 
         classifier.MODEL_PATH = a.glyphs
         classifier.default_model.cache_clear()
-    mod, _, fn = READERS.get(a.reader, a.reader).partition(":")
     try:
-        read = getattr(importlib.import_module(mod), fn or "recognize")
-    except (ImportError, AttributeError) as e:
-        print(f"eval_real: cannot load reader {a.reader!r}: {e}", file=sys.stderr)
+        read = load_reader(a.reader)
+    except ValueError as e:
+        print(f"eval_real: {e}", file=sys.stderr)
         return 2
     photos = a.data / "real-photos"
     if not photos.is_dir():

@@ -15,13 +15,12 @@ ask about, at that moment.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from dataclasses import dataclass, field
 
 from companion.demo import DemoGame, demo_table
 from companion.vision.detection import BACK, UNKNOWN
-from tools.eval_real import READERS
+from tools.eval_real import load_reader
 
 
 @dataclass
@@ -70,8 +69,11 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         print(f"eval_sim: --seeds must be whole numbers separated by commas, not {a.seeds!r}", file=sys.stderr)
         return 2
-    mod, _, fn = READERS.get(a.reader, a.reader).partition(":")
-    read = getattr(importlib.import_module(mod), fn or "recognize")
+    try:
+        read = load_reader(a.reader)
+    except ValueError as e:
+        print(f"eval_sim: {e}", file=sys.stderr)
+        return 2
     print(f"reader {a.reader}, {a.variant}, a frame every {a.step:g} s")
     print("| seed | frames | card-looks | missed | misread |")
     print("|---|---|---|---|---|")

@@ -12,7 +12,6 @@ same generator, so they say less than the real photos do).
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 
 import numpy as np
@@ -20,7 +19,7 @@ import numpy as np
 from companion.vision import synth
 from companion.vision.detection import BACK, UNKNOWN
 from tools import detector_data as D
-from tools.eval_real import READERS
+from tools.eval_real import load_reader
 
 SIZES = (90, 140, 250)
 
@@ -50,8 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=4, help="scenes per table and size")
     ap.add_argument("--seed", type=int, default=2026)
     a = ap.parse_args(argv)
-    mod, _, fn = READERS.get(a.reader, a.reader).partition(":")
-    read = getattr(importlib.import_module(mod), fn or "recognize")
+    try:
+        read = load_reader(a.reader)
+    except ValueError as e:
+        print(f"eval_synth: {e}", file=sys.stderr)
+        return 2
     rng = np.random.default_rng(a.seed)
     per_table: dict[str, list[int]] = {}
     per_size: dict[int, list[int]] = {}
