@@ -168,8 +168,9 @@ def extract_indices(corners: np.ndarray, anchor: tuple[int, int] | None = None) 
             # (where the two thresholds are about the same, so is what they find)
             fine = np.nonzero(np.abs(whole[:, 3] - cut_levels[again, 3]) >= 3)[0]
             which = [again[k] for k in fine]
-            for t, g in zip(which, _read_at(cuts[which], whole[fine], anchor, m)[0] if which else []):
-                got[t] = g
+            if which:
+                for t, g in zip(which, _read_at(cuts[which], whole[fine], anchor, m)[0]):
+                    got[t] = g
     for t, g in zip(live, got):
         out[t] = g
     return out
