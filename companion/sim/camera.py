@@ -25,14 +25,18 @@ class TableCamera:
 
     @classmethod
     def looking_at(cls, rect_mm, size=(1280, 720), *, tilt: float = 0.0, angle_deg: float = 0.0,
-                   fill: float = 0.92, shift_px=(0.0, 0.0)) -> "TableCamera":
+                   fill: float = 0.92, shift_px=(0.0, 0.0), lean: float = 1.0) -> "TableCamera":
         """A camera that frames ``rect_mm`` (x, y, w, h) filling ``fill`` of the picture; ``tilt`` (0..0.4) makes the
-        far edge (top) narrower as a camera set off to one side sees it; ``angle_deg`` turns the picture."""
+        far edge (top) narrower as a camera set off to one side sees it; ``lean`` (0.4..1) squeezes the mat's depth
+        to that share of its width's scale, as a camera leaning away from straight down sees it (about the cosine of
+        its angle from vertical); ``angle_deg`` turns the picture."""
+        if not 0.1 <= lean <= 1.0:
+            raise ValueError(f"lean {lean!r} out of range: expected 0.1 to 1 (1: straight down)")
         x, y, w, h = rect_mm
         iw, ih = size
-        scale = fill * min(iw / w, ih / h)
+        scale = fill * min(iw / w, ih / h)  # the same pixels per mm across the table, leaning or not
         cx, cy = iw / 2 + shift_px[0], ih / 2 + shift_px[1]
-        hw, hh = w * scale / 2, h * scale / 2
+        hw, hh = w * scale / 2, h * lean * scale / 2
         top = hw * (1 - tilt)
         dst = np.array([[cx - top, cy - hh], [cx + top, cy - hh], [cx + hw, cy + hh], [cx - hw, cy + hh]], np.float32)
         a = np.deg2rad(angle_deg)

@@ -88,7 +88,7 @@ class TableSim:
 
     def __init__(self, *, seats: int = 2, paper: str = "a4", size=(1280, 720), fps: float = 10.0, seed: int = 0,
                  tilt: float = 0.12, angle_deg: float = 2.0, deck: str = "photos", table: str = "wood",
-                 noise: float = 3.0, fill: float = 0.8) -> None:
+                 noise: float = 3.0, fill: float = 0.8, lean: float = 1.0) -> None:
         self.mat: Mat = make_mat(seats, paper)
         self.seats, self.paper = seats, paper
         self.size = tuple(size)
@@ -97,7 +97,7 @@ class TableSim:
         self.deck = deck
         x0, y0, x1, y1 = self.mat.extent
         self.camera = TableCamera.looking_at((x0, y0, x1 - x0, y1 - y0), self.size, tilt=tilt, angle_deg=angle_deg,
-                                             fill=fill)
+                                             fill=fill, lean=lean)
         self.duration = 0.0
         self.actions: list[_Action] = []
         self.truth: list[TableChange] = []

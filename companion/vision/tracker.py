@@ -30,6 +30,7 @@ from .calibration import AutoCalibrator, Calibration
 from .detection import Detection
 from .sightings import (CLEARED, FACE_DOWN, LAID, MOVED, REMOVED, TWO_PLACES, UNSURE, Conflict, Sighting,
                         SightingRules, TableChange, TableState)
+from .topdown import TopDown
 from .zones import ELSEWHERE, card_centres_mm
 
 __all__ = ["CLEARED", "FACE_DOWN", "LAID", "MOVED", "REMOVED", "TWO_PLACES", "UNSURE", "Conflict", "FrameDiffer",
@@ -98,8 +99,9 @@ class ReadSchedule:
     calibration that moves the mat by more than ``moved_px`` means the camera moved: read again. ``partial_reads``
     reads only the part of the picture that changed (plus a card's size around it) when that part is under
     ``partial_max`` of the frame, and the whole frame at least every ``full_every`` seconds; it needs a reader that
-    works on any crop (the scripted reader of the simulator does not). Readings under ``min_confidence`` are not
-    placed."""
+    works on any crop (the scripted reader of the simulator does not). ``top_down`` reads a frame whose calibration
+    shows the mat obliquely (a camera leaning away from straight down) as a top-down picture of the mat
+    (:mod:`.topdown`); it too needs a reader of pixels. Readings under ``min_confidence`` are not placed."""
 
     recheck: float = 0.2
     max_wait: float = 0.0
@@ -108,6 +110,7 @@ class ReadSchedule:
     partial_max: float = 0.6
     full_every: float = 2.0
     min_confidence: float = 0.0
+    top_down: bool = False
 
 
 class FrameReader:
@@ -133,6 +136,7 @@ class FrameReader:
         self.last_sightings: list[Sighting] = []
         self._full_read_at = -math.inf
         self._recognised_at = -math.inf
+        self._view: tuple[Calibration | None, tuple, tuple[int, int], TopDown | None] = (None, (), (0, 0), None)
 
     def read(self, frame: np.ndarray, t: float, *, settled: bool = True) -> tuple[list[Sighting], bool]:
         """The sightings of the frame taken at ``t`` and whether they are a fresh reading (``False``: the picture has
@@ -160,7 +164,7 @@ class FrameReader:
             elif box is None or t - self._full_read_at >= sch.full_every or \
                     not self._read_part(frame, box):
                 self._full_read_at = t
-                self.last_detections = list(self.recognize(frame))
+                self.last_detections = self.recognize_frame(frame)
             self.differ.read_now()
             self.last_sightings = self.place_all(self.last_detections)
         return self.last_sightings, changed
@@ -182,11 +186,10 @@ class FrameReader:
             x, y = d.center
             return ix0 <= x <= ix1 and iy0 <= y <= iy1
 
-        recognize = self.recognize
-        if recognize is None:
+        if self.recognize is None:
             return False
         fresh = [Detection(d.card, d.confidence, tuple((x + cx0, y + cy0) for x, y in d.corners), d.whole_card,
-                           d.extra) for d in recognize(frame[cy0:cy1, cx0:cx1])]
+                           d.extra) for d in self.recognize_frame(frame[cy0:cy1, cx0:cx1], (cx0, cy0))]
         kept = {d.card for d in fresh if inner(d)}
         if any(inner(d) and d.card not in kept for d in self.last_detections):
             # a card read last time is not in the part read now: gone, covered, or cut badly by the part's edge.
@@ -196,6 +199,29 @@ class FrameReader:
         self.last_detections = [d for d in self.last_detections if not inner(d)] + [d for d in fresh if inner(d)]
         self.partial += 1
         return True
+
+    def recognize_frame(self, frame: np.ndarray, origin: tuple[int, int] = (0, 0)) -> list[Detection]:
+        """The cards read in ``frame``, or in the part of the frame whose top-left corner is at ``origin``: read
+        top-down where the schedule asks for it and the calibration shows the mat obliquely (:mod:`.topdown`)."""
+        if self.recognize is None:
+            return []
+        view = self._top_down(frame.shape, origin)
+        return view.read(self.recognize, frame) if view is not None else list(self.recognize(frame))
+
+    def _top_down(self, shape: tuple[int, ...], origin: tuple[int, int]) -> TopDown | None:
+        """The top-down picture of the mat for a frame (or part) of ``shape`` at ``origin``, kept while the
+        calibration stays the same; None where the view is read as it is."""
+        cal = self.calibration
+        if not self.schedule.top_down or cal is None:
+            return None
+        seen, size, at, view = self._view
+        if seen is not cal or size != shape[:2] or at != origin:
+            corners = cal.zones.corners
+            extent = (*corners.min(0).tolist(), *corners.max(0).tolist())
+            shift = np.array([[1, 0, -origin[0]], [0, 1, -origin[1]], [0, 0, 1]], np.float64)
+            view = TopDown.for_view(shift @ cal.homography, (shape[1], shape[0]), extent)
+            self._view = (cal, shape[:2], origin, view)
+        return view
 
     def _card_px(self, width: int) -> int:
         """About one card's diagonal in pixels (from the calibration), the margin kept around a changed part."""
@@ -227,7 +253,7 @@ class Tracker:
 
     Options are those of :class:`SightingRules` (``k``, ``n``, ``hold``, ``still_mm``, ``same_spot_mm``,
     ``ignore``) and of :class:`ReadSchedule` (``recheck``, ``max_wait``, ``moved_px``, ``partial_reads``,
-    ``partial_max``, ``full_every``, ``min_confidence``), given by name.
+    ``partial_max``, ``full_every``, ``min_confidence``, ``top_down``), given by name.
     """
 
     def __init__(self, recognize: Callable[[np.ndarray], list[Detection]] | None,
