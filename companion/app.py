@@ -188,10 +188,12 @@ class Companion:
             reader = recognize
         t = self.config.tracker
         self.source = source
-        # the card reader reads crops, so only what changed is read again (the simulator's scripted reader cannot)
+        # the card reader reads crops, so only what changed is read again, and a leaning camera's frame is read as a
+        # top-down picture of the mat (the simulator's scripted reader reads neither: it knows where its cards are)
         calibrator = calibration if calibration is not None else \
             AutoCalibrator(fallback=_manual_calibration(cam.calibration))
-        self.tracker = Tracker(reader, calibrator, k=t.k, n=t.n, hold=t.hold, partial_reads=real_reader)
+        self.tracker = Tracker(reader, calibrator, k=t.k, n=t.n, hold=t.hold, partial_reads=real_reader,
+                               top_down=real_reader)
         self.reads_pixels = real_reader
         if live:  # the configured camera is read on its own thread (the demo table stays frame-exact on this one)
             from .vision.worker import VisionWorker

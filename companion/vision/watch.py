@@ -95,6 +95,7 @@ def watch(source: str | FrameSource, *, recognize: Callable | None = None, calib
     if recognize is None:
         from .reader import recognize
         options.setdefault("partial_reads", True)  # the card reader reads crops: read only what changed
+        options.setdefault("top_down", True)  # and any picture: a leaning camera's frame is read straightened
     src = open_source(source, threaded=True, **(source_options or {})) if isinstance(source, str) else source
     tracker = Tracker(recognize, AutoCalibrator(fallback=_load_calibration(calibration)), **options)
     pygame.display.init()
