@@ -87,16 +87,18 @@ def demo_size(seats: int) -> tuple[int, int]:
     return (1920, 1080)
 
 
-def demo_table(demo: DemoGame, *, size=None, fps: float = 10.0, step: float = 0.9, extras: bool = True):
+def demo_table(demo: DemoGame, *, size=None, fps: float = 10.0, step: float = 0.9, extras: bool = True,
+               lean: float = 1.0):
     """The table video of ``demo``: a :class:`~companion.sim.table.TableSim` ready to render.
 
     Two players cut side by side in the starter spot; three or four each lay their cut card in their own row, where
     it says whose it is. Rows are turned down after a go or 31; a card not played (the five-card game stops at the
-    first go) is laid in its row for the show; the dealer turns the crib up in his row and the crib spot."""
+    first go) is laid in its row for the show; the dealer turns the crib up in his row and the crib spot. ``lean``:
+    the camera's lean away from straight down (see :meth:`~companion.sim.camera.TableCamera.looking_at`)."""
     from .sim.table import TableSim
 
     players = len(demo.final.players)
-    sim = TableSim(seats=players, size=size or demo_size(players), fps=fps, seed=demo.seed)
+    sim = TableSim(seats=players, size=size or demo_size(players), fps=fps, seed=demo.seed, lean=lean)
     t = 0.5
     replay = Game()
     passed_once = False

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from companion.demo import DemoGame, demo_table
 from companion.vision.detection import BACK, UNKNOWN
+from companion.vision.tracker import FrameReader, ReadSchedule
 from tools.eval_real import load_reader
 
 
@@ -33,10 +34,16 @@ class Audit:
     misread: list[tuple[float, str]] = field(default_factory=list)
 
 
-def audit(read, variant: str = "six-card", seed: int = 1, step: float = 1.0, until: float | None = None) -> Audit:
+def audit(read, variant: str = "six-card", seed: int = 1, step: float = 1.0, until: float | None = None, *,
+          lean: float = 1.0, top_down: bool = False) -> Audit:
     """Read a frame of the ``variant`` demo game (``seed``) every ``step`` seconds, up to ``until`` (default: the
-    whole game), with ``read`` (a frame -> detections function), and count what was missed and misread."""
-    sim = demo_table(DemoGame.build(variant=variant, seed=seed, target=None))
+    whole game), with ``read`` (a frame -> detections function), and count what was missed and misread. ``lean``:
+    the simulated camera's lean away from straight down (1: none); ``top_down``: read a tilted view top-down through
+    the table's calibration, as the tracker does (:mod:`companion.vision.topdown`)."""
+    sim = demo_table(DemoGame.build(variant=variant, seed=seed, target=None), lean=lean)
+    if top_down:
+        view = FrameReader(read, sim.calibration(), schedule=ReadSchedule(top_down=True))
+        read = view.recognize_frame
     truth_of = sim.recognizer()
     out = Audit()
     end = sim.duration if until is None else min(until, sim.duration)
@@ -62,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", default="six-card")
     ap.add_argument("--seeds", default="1,2,3,4")
     ap.add_argument("--step", type=float, default=1.0, help="seconds between the frames read")
+    ap.add_argument("--lean", type=float, default=1.0,
+                    help="the camera's lean: the mat's depth squeezed to this share (1: straight down)")
+    ap.add_argument("--top-down", action="store_true", help="read a tilted view top-down, as the tracker does")
     ap.add_argument("--verbose", action="store_true", help="list each missed and misread card-look")
     a = ap.parse_args(argv)
     try:
@@ -74,11 +84,15 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         print(f"eval_sim: {e}", file=sys.stderr)
         return 2
-    print(f"reader {a.reader}, {a.variant}, a frame every {a.step:g} s")
+    if not 0.1 <= a.lean <= 1:
+        print(f"eval_sim: --lean must be between 0.1 and 1, not {a.lean:g}", file=sys.stderr)
+        return 2
+    print(f"reader {a.reader}, {a.variant}, a frame every {a.step:g} s, lean {a.lean:g}"
+          f"{', read top-down' if a.top_down else ''}")
     print("| seed | frames | card-looks | missed | misread |")
     print("|---|---|---|---|---|")
     for seed in seeds:
-        got = audit(read, a.variant, seed, a.step)
+        got = audit(read, a.variant, seed, a.step, lean=a.lean, top_down=a.top_down)
         print(f"| {seed} | {got.frames} | {got.looks} | {len(got.missed)} | {len(got.misread)} |", flush=True)
         if a.verbose:
             for what, rows in (("missed", got.missed), ("misread", got.misread)):
