@@ -120,3 +120,11 @@ def test_cards_seen_by_a_leaning_camera_are_read_in_their_zones():
     sightings, _ = reader.read(sim.render(3.9), 0.0)
     assert sorted((s.zone, s.card) for s in sightings) == [("seat1", "5H"), ("seat1", "7S"), ("seat2", "KD"),
                                                            ("starter", "TC")]
+
+
+@pytest.mark.parametrize("lean", ["0", "1.5"])
+def test_the_game_audit_names_a_lean_it_cannot_film(lean, capsys):
+    from tools import eval_sim
+
+    assert eval_sim.main(["--lean", lean]) == 2
+    assert f"eval_sim: --lean must be between 0.1 and 1, not {float(lean):g}" in capsys.readouterr().err
