@@ -1,7 +1,8 @@
 """Measure a card reader on every real photo set in ../shared/data/real-photos: cards found, misread, unknown.
 
     python -m tools.eval_real [--reader old|new] [--sets webcam-single,cardcounter] [--part heldout|train|all]
-                              [--sample N] [--data ../shared/data] [--model corners.onnx] [-v]
+                              [--sample N] [--data ../shared/data] [--model corners.onnx] [--lean L [--top-down]]
+                              [-v]
 
 Sets: ``webcam-single`` (one card a photo), ``table-overlap`` (fanned hands), ``card-faces`` (flattened faces that
 fill their photo, read as they are), ``card-faces+border`` (the same on a 160 px dark border) and ``cardcounter``
@@ -17,6 +18,10 @@ card; only disagreements were looked at, so a card the labels wrongly list is st
 ``unknown`` (detections reported as "unknown").
 Labels list cards whose index is visible; a card read that the labels omit counts as a misread (see the data
 README: for table-overlap an "extra" is worth a look before calling it wrong).
+
+``--lean L`` shows every photo as a camera leaning away from straight down would film it (its height squeezed to
+``L``), read as it is or, with ``--top-down``, straightened first as the tracker straightens a calibrated mat
+(:mod:`companion.vision.topdown`, with the squeeze as the calibration).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from companion.vision.detection import BACK, UNKNOWN
 
@@ -118,6 +124,24 @@ def sets(photos: Path, part: str) -> dict[str, list[tuple[Path, set[str], int]]]
     return out
 
 
+def leaning(read, lean: float, top_down: bool = False):
+    """``read`` given each photo as a camera leaning away from straight down films it: the photo's height squeezed
+    to ``lean`` of itself; with ``top_down``, straightened first through that squeeze as the tracker straightens a
+    leaning camera's frame through its calibration (the photo's own pixels standing for the mat's millimetres)."""
+    from companion.vision.topdown import TopDown
+
+    def read_leaning(img):
+        h, w = img.shape[:2]
+        seen = cv2.resize(img, (w, max(1, round(h * lean))), interpolation=cv2.INTER_AREA)
+        view = None
+        if top_down:
+            squeeze = np.diag([1.0, seen.shape[0] / h, 1.0])
+            view = TopDown.for_view(squeeze, (w, seen.shape[0]), (0, 0, w, h))
+        return view.read(read, seen) if view is not None else read(seen)
+
+    return read_leaning
+
+
 def evaluate(read, rows, verbose: bool = False, dump=None, name: str = "") -> dict:
     cards = found = misread = reported = unknown = seen = 0
     looked = load_seen()
@@ -167,8 +191,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--glyphs", type=Path, help="the glyph classifiers' .npz (default: the committed one)")
     ap.add_argument("--dump", type=Path, help="write every named card (set, photo, card, confidence, how, right) here"
                                              " to draw the found/misread trade-off (tools/tradeoff.py)")
+    ap.add_argument("--lean", type=float, default=1.0,
+                    help="show each photo as a camera leaning to this would (its height squeezed; 1: as it is)")
+    ap.add_argument("--top-down", action="store_true", help="with --lean: straighten each photo before reading it")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
+    if not 0.1 <= a.lean <= 1:
+        print(f"eval_real: --lean must be between 0.1 and 1, not {a.lean:g}", file=sys.stderr)
+        return 2
     if a.model:
         from companion.vision import detector
 
@@ -183,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         print(f"eval_real: {e}", file=sys.stderr)
         return 2
+    if a.lean < 1 or a.top_down:
+        read = leaning(read, a.lean, a.top_down)
     photos = a.data / "real-photos"
     if not photos.is_dir():
         print(f"eval_real: no real photos at {photos}", file=sys.stderr)
@@ -190,7 +222,9 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     want = [s for s in a.sets.split(",") if s]
     dump = a.dump.open("w") if a.dump else None
-    print(f"reader {a.reader}, cardcounter part {a.part}" + (f", about {a.sample} photos a set" if a.sample else ""))
+    print(f"reader {a.reader}, cardcounter part {a.part}" + (f", about {a.sample} photos a set" if a.sample else "")
+          + (f", camera leaning to {a.lean:g}{', read top-down' if a.top_down else ''}"
+             if a.lean < 1 or a.top_down else ""))
     print("| set | photos | cards | found | misread (of reported) | misread after a look (see SEEN) | unknown |"
           " s/photo |")
     print("|---|---|---|---|---|---|---|---|")
