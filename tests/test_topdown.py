@@ -154,3 +154,15 @@ def test_the_real_photo_measure_names_a_lean_it_cannot_film(lean, capsys):
 
     assert eval_real.main(["--lean", lean]) == 2
     assert f"eval_real: --lean must be between 0.1 and 1, not {float(lean):g}" in capsys.readouterr().err
+
+
+def test_the_watch_window_says_how_far_the_camera_leans_and_that_it_is_read_straightened():
+    from companion.vision.tracker import Tracker
+    from companion.vision.watch import calibration_line
+
+    leaning = TableSim(seats=2, size=(640, 360), seed=1, lean=0.6).calibration()
+    assert calibration_line(Tracker(None, leaning, top_down=True)) == \
+        "calibration: simulated (0 markers), camera about 53 degrees from straight down: read straightened"
+    assert calibration_line(Tracker(None, leaning)).endswith("53 degrees from straight down")
+    straight = TableSim(seats=2, size=(640, 360), seed=1, tilt=0.0).calibration()
+    assert calibration_line(Tracker(None, straight, top_down=True)) == "calibration: simulated (0 markers)"

@@ -9,6 +9,7 @@ stable state drawn over it — the tool a player aims their camera with.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from pathlib import Path
@@ -20,9 +21,10 @@ import numpy as np
 from .calibration import AutoCalibrator, Calibration, default_calibration_path
 from .detection import BACK, UNKNOWN
 from .sources import FrameSource, open_source
+from .topdown import OBLIQUE, obliqueness
 from .tracker import Tracker
 
-__all__ = ["overlay", "watch"]
+__all__ = ["calibration_line", "overlay", "watch"]
 
 GREEN, ORANGE, RED, WHITE, YELLOW, CYAN = (60, 200, 60), (0, 150, 255), (40, 40, 230), (255, 255, 255), \
     (0, 230, 255), (255, 220, 0)
@@ -60,8 +62,7 @@ def overlay(frame: np.ndarray, tracker: Tracker, *, status: str = "", fps: float
         cv2.polylines(out, [pts], True, color, 2, cv2.LINE_AA)
         x, y = (int(v) for v in d.center)
         _text(out, f"{d.card} {d.confidence:.2f}", (x - 30, y), scale * 1.1, color, 2)
-    lines = [status or "", f"calibration: {cal.method} ({cal.markers} markers)" if cal else
-             "calibration: none (print the mat, or run companion calibrate)"]
+    lines = [status or "", calibration_line(tracker)]
     lines += [str(c).strip() for c in tracker.unsure[-3:]]
     lines += [str(c).strip() for c in tracker.changes[-3:]]
     if fps is not None:
@@ -70,6 +71,25 @@ def overlay(frame: np.ndarray, tracker: Tracker, *, status: str = "", fps: float
         _text(out, line, (10, int(22 * scale / 0.5) * (i + 1)), scale, RED if "lost" in line or "unsure" in line
               else WHITE, 1)
     return out
+
+
+def calibration_line(tracker: Tracker) -> str:
+    """The status line about the calibration: how it was found and, for a camera leaning away from straight down,
+    about how far and whether its picture is read straightened (what a player aiming the camera wants to know).
+
+    >>> calibration_line(Tracker(None))
+    'calibration: none (print the mat, or run companion calibrate)'
+    """
+    cal = tracker.calibration
+    if cal is None:
+        return "calibration: none (print the mat, or run companion calibrate)"
+    line = f"calibration: {cal.method} ({cal.markers} markers)"
+    corners = cal.zones.corners
+    lean = obliqueness(cal.homography, (*corners.min(0).tolist(), *corners.max(0).tolist()))
+    if lean < OBLIQUE:
+        line += f", camera about {math.degrees(math.acos(min(1.0, lean))):.0f} degrees from straight down"
+        line += ": read straightened" if tracker.reader.schedule.top_down else ""
+    return line
 
 
 def _load_calibration(path: str | Path | None) -> Calibration | None:
