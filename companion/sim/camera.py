@@ -27,7 +27,7 @@ class TableCamera:
     def looking_at(cls, rect_mm, size=(1280, 720), *, tilt: float = 0.0, angle_deg: float = 0.0,
                    fill: float = 0.92, shift_px=(0.0, 0.0), lean: float = 1.0) -> "TableCamera":
         """A camera that frames ``rect_mm`` (x, y, w, h) filling ``fill`` of the picture; ``tilt`` (0..0.4) makes the
-        far edge (top) narrower as a camera set off to one side sees it; ``lean`` (0.4..1) squeezes the mat's depth
+        far edge (top) narrower as a camera set off to one side sees it; ``lean`` (0.1..1) squeezes the mat's depth
         to that share of its width's scale, as a camera leaning away from straight down sees it (about the cosine of
         its angle from vertical); ``angle_deg`` turns the picture."""
         if not 0.1 <= lean <= 1.0:
