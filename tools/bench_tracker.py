@@ -146,9 +146,6 @@ def main() -> None:
             rows.append(("hand video, real reader", run_pipeline(video, sim, real)))
             rows.append(("hand video, real reader, partial reads", run_pipeline(video, sim, real,
                                                                                 partial_reads=True)))
-            rows.append(("hand video, real reader, partial, top-down", run_pipeline(video, sim, real,
-                                                                                   partial_reads=True,
-                                                                                   top_down=True)))
             rows.append(("real reader on every frame (40 frames)", run_pipeline(video, sim, real, every_frame=True,
                                                                                limit=40)))
             # a camera leaning about 53 degrees from straight down: its frames read as they are and top-down
