@@ -48,8 +48,6 @@ def test_the_top_down_picture_maps_back_onto_the_frame_where_the_mat_is():
 
 
 def cv_inverse(m: np.ndarray, points: np.ndarray) -> np.ndarray:
-    import cv2
-
     return cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(-1, 1, 2), np.linalg.inv(m)).reshape(-1, 2)
 
 

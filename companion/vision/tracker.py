@@ -216,10 +216,8 @@ class FrameReader:
             return None
         seen, size, at, view = self._view
         if seen is not cal or size != shape[:2] or at != origin:
-            corners = cal.zones.corners
-            extent = (*corners.min(0).tolist(), *corners.max(0).tolist())
             shift = np.array([[1, 0, -origin[0]], [0, 1, -origin[1]], [0, 0, 1]], np.float64)
-            view = TopDown.for_view(shift @ cal.homography, (shape[1], shape[0]), extent)
+            view = TopDown.for_view(shift @ cal.homography, (shape[1], shape[0]), (0.0, 0.0, *cal.zones.size_mm))
             self._view = (cal, shape[:2], origin, view)
         return view
 

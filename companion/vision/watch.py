@@ -84,8 +84,7 @@ def calibration_line(tracker: Tracker) -> str:
     if cal is None:
         return "calibration: none (print the mat, or run companion calibrate)"
     line = f"calibration: {cal.method} ({cal.markers} markers)"
-    corners = cal.zones.corners
-    lean = obliqueness(cal.homography, (*corners.min(0).tolist(), *corners.max(0).tolist()))
+    lean = obliqueness(cal.homography, (0.0, 0.0, *cal.zones.size_mm))
     if lean < OBLIQUE:
         line += f", camera about {math.degrees(math.acos(min(1.0, lean))):.0f} degrees from straight down"
         line += ": read straightened" if tracker.reader.schedule.top_down else ""
