@@ -123,6 +123,9 @@ class Referee:
     early_starter: Card | None = None  # a starter seen before the last hand was over (the crib still to count)
     early_starter_at: float = float("inf")  # when it first appeared on the table
     early_plays: list[tuple[float, int, Card]] = field(default_factory=list)  # (when, seat, card) before the starter
+    #: (when, seat, card) laid in the play before the card whose turn it was is read (a card read late, or laid
+    #: before the player whose turn it was): each is played when its seat's turn comes, in the order laid
+    waiting: list[tuple[float, int, Card]] = field(default_factory=list)
     paused: bool = False  # after an undo the show waits for the next sighting or OK before counting again
     #: (zone, card) of plays and starters taken back by an undo while the card still lies there: picked up, they are
     #: gone; left there while the table moves on, the table is right and they stand again
@@ -181,6 +184,7 @@ class Referee:
         if s.hand != self._hand:
             self._hand = s.hand
             self.show_cards, self.crib_cards, self.claims = {}, [], {}
+            self.waiting = []
         self.prune_questions()
         if s.phase == Phase.SHOW:
             return self._count_show()
@@ -195,7 +199,24 @@ class Referee:
                 if card not in self.state.seen:
                     out += self.play(seat, card)
             return out
+        if s.phase == Phase.PLAY and self.waiting:
+            return self._play_waiting()
         return []
+
+    def _play_waiting(self) -> list[Decision]:
+        """The cards that were laid before their turn and whose turn it now is, played in the order they were laid."""
+        out: list[Decision] = []
+        now = self._at
+        while self.state.phase == Phase.PLAY:
+            s = self.state
+            ready = [w for w in sorted(self.waiting, key=lambda w: w[0]) if infer_goes(s, w[1], w[2])[0].turn == w[1]]
+            if not ready:
+                break
+            self.waiting.remove(ready[0])
+            self._at = ready[0][0]
+            out += self.play(ready[0][1], ready[0][2])
+        self._at = now
+        return out
 
     def _ask(self, question: Question) -> list[Decision]:
         question = replace(question, hand=self.state.hand, phase=str(self.state.phase))
@@ -219,6 +240,8 @@ class Referee:
             if q.card is None:
                 return self.cut_taken_back is not None and s.phase == Phase.CUT
             return any(str(card) == q.card for _, card in self.taken_back)
+        if q.kind == QuestionKind.OUT_OF_TURN:
+            return any(str(card) == q.card and seat == q.seat for _, seat, card in self.waiting)
         if q.kind == QuestionKind.UNFINISHED:  # only the newest starter seen is kept for the next hand
             return str(s.phase) == q.phase and self.early_starter is not None and str(self.early_starter) == q.card
         if q.kind in (QuestionKind.WHOSE_CARD, QuestionKind.UNSURE) and q.card is not None:
@@ -304,6 +327,9 @@ class Referee:
         while card in self.table.get(zone, ()):
             self.table[zone].remove(card)
         self._assumed.discard((zone, card))
+        if any(c == card and seat_zone(seat) == zone for _, seat, c in self.waiting):  # picked up before its turn
+            self.waiting = [w for w in self.waiting if not (w[2] == card and seat_zone(w[1]) == zone)]
+            self.prune_questions()
         if (zone, card) in self.taken_back:  # picked up after the undo: taken back for good
             self.taken_back.remove((zone, card))
             self.prune_questions()
@@ -529,6 +555,16 @@ class Referee:
             out = self._commit(goes, f"go inferred for {who}: the play is over")
             return out + self._seat_row(seat, card)
         series = [c for _, c in after.series]
+        if after.phase == Phase.PLAY and after.turn not in (None, seat) and card not in after.seen \
+                and after.cards_left(seat) > 0:
+            # laid before the card whose turn it was: that card may be read late (a hand over it, glare), so this
+            # one waits for it rather than being refused, and is played when its seat's turn comes
+            if all(c != card for _, _, c in self.waiting):
+                self.waiting.append((self._at, seat, card))
+            turn = self.state.players[after.turn]
+            return self._ask(Question(QuestionKind.OUT_OF_TURN, f"It is {turn}'s turn, not {name}'s: {card} waits in "
+                                      f"{name}'s row until {turn}'s card is read (or entered: Menu, Enter a card)",
+                                      ("dismiss",), card=str(card), seat=seat))
         try:
             apply(after, Play(seat, card))
         except IllegalMove as exc:

@@ -76,6 +76,7 @@ class QuestionKind(Word):
     UNSURE = "unsure"  #: something could not be read (a card, the starter)
     UNFINISHED = "unfinished"  #: the next hand began on the table while this hand's play is not over
     TAKEN_BACK = "taken-back"  #: an undo took back a card that still lies on the table
+    OUT_OF_TURN = "out-of-turn"  #: a card laid before the one whose turn it was is read: it waits for it
 
 
 class Screen(Word):

@@ -6,6 +6,8 @@ from companion.rules.events import NewGame
 from companion.rules.game import Game, replay
 from companion.rules.variants import Options
 from companion.referee import Referee
+from companion.table import Change
+from companion.vision.sightings import TableChange
 
 
 def referee(variant="six-card", players=("Ann", "Bob"), dealer=0, **options) -> Referee:
@@ -75,14 +77,57 @@ def test_one_press_of_undo_takes_back_a_whole_inferred_decision():
     assert ref.state == state
 
 
-def test_an_illegal_play_becomes_a_question_not_a_guess():
+def test_a_card_laid_out_of_turn_waits_for_the_turn_before_it():
     ref = referee()
     lay(ref, "starter 2D", "seat2 TH")
     state = ref.state
-    assert lay(ref, "seat2 5C") == []  # Bob again at 10: Ann could have played anything
+    assert lay(ref, "seat2 5C") == []  # Bob again at 10: Ann could have played anything, so nothing is guessed
     assert ref.state == state
     (q,) = ref.questions
-    assert q.kind == "illegal" and "Ann's turn" in q.text and q.card == "5C"
+    assert q.kind == "out-of-turn" and "Ann's turn" in q.text and q.card == "5C"
+    lay(ref, "seat1 3S")  # Ann's card: now it is Bob's turn, and his card lies there
+    assert [str(c) for _, c in ref.state.series] == ["TH", "3S", "5C"] and ref.state.count == 18
+    assert ref.questions == []
+
+
+def test_cards_laid_after_a_card_read_late_are_played_in_the_order_laid():
+    """The three-hand game of seed 1, hand 5: Ann leads JH, but a hand over it (or glare) keeps it from being read
+    until Bob's 2S and Cat's 4H lie in their rows. They wait, and the play is the table's, scores and all."""
+    ref = referee("three-hand", ("Ann", "Bob", "Cat"), dealer=2)
+    lay(ref, "starter KS")
+    assert lay(ref, "seat2 2S", "seat3 4H") == []
+    assert ref.state.count == 0 and [q.card for q in ref.questions] == ["2S", "4H"]
+    done = lay(ref, "seat1 JH")
+    assert [d.reason for d in done] == ["Ann played JH: Ten", "Bob played 2S: Twelve", "Cat played 4H: Sixteen"]
+    assert ref.questions == []
+    (d,) = lay(ref, "seat1 4D")
+    assert d.reason == "Ann played 4D: Twenty for two" and fronts(ref) == [2, 0, 0]
+
+
+def test_a_card_waiting_for_its_turn_and_picked_up_is_forgotten():
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH", "seat2 5C")
+    ref.on_change(TableChange(Change.REMOVED, "seat2", ("5C",), 3.0))
+    assert ref.questions == []
+    lay(ref, "seat1 3S")
+    assert [str(c) for _, c in ref.state.series] == ["TH", "3S"] and ref.state.turn == 1
+
+
+def test_the_card_a_waiting_card_waits_for_may_be_entered_by_hand():
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH", "seat2 5C")
+    done = ref.enter_card("3S")  # never read: Ann enters it
+    assert [d.reason for d in done] == ["Ann played 3S: Thirteen", "Bob played 5C: Eighteen"]
+
+
+def test_a_play_the_rules_refuse_becomes_a_question_not_a_guess():
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH", "seat1 3S", "seat2 5C")
+    state = ref.state
+    assert lay(ref, "seat1 5C") == []  # 5C is in Bob's row already: a misread
+    assert ref.state == state
+    (q,) = ref.questions
+    assert q.kind == "illegal" and q.card == "5C"
 
 
 def test_a_card_outside_every_row_asks_whose_it_is():
