@@ -3,7 +3,9 @@
 It follows the table (../shared/DESIGN.md): cards cut in the starter spot choose the dealer; a card turned in the
 starter spot after a deal is the starter; a card laid in seat N's row is that player's play; the show counts the
 hands it saw in the play (reading any card it never saw) and the crib when it is turned up. "Go" comes from the
-OK/Go button or is inferred; anything it is unsure of becomes a :class:`Question` for the screen, never a guess.
+OK/Go button or is inferred; a card laid before the card whose turn it was has been read waits for it (the tracker
+may be sure of a card late: a hand or glare over it); anything it is unsure of becomes a :class:`Question` for the
+screen, never a guess.
 Every decision, inferred events and all, is undone with one press.
 
 It does no I/O: it drives a game object with ``state``, ``preview(event)`` and ``apply(event)`` (a
