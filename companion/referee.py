@@ -564,9 +564,8 @@ class Referee:
             if all(c != card for _, _, c in self.waiting):
                 self.waiting.append((self._at, seat, card))
             turn = self.state.players[after.turn]
-            return self._ask(Question(QuestionKind.OUT_OF_TURN, f"It is {turn}'s turn, not {name}'s: {card} waits in "
-                                      f"{name}'s row until {turn}'s card is read (or entered: Menu, Enter a card)",
-                                      ("dismiss",), card=str(card), seat=seat))
+            return self._ask(Question(QuestionKind.OUT_OF_TURN, f"{name}'s {card} waits for {turn}'s card (not read? "
+                                      "Menu, Enter a card)", ("dismiss",), card=str(card), seat=seat))
         try:
             apply(after, Play(seat, card))
         except IllegalMove as exc:

@@ -84,7 +84,7 @@ def test_a_card_laid_out_of_turn_waits_for_the_turn_before_it():
     assert lay(ref, "seat2 5C") == []  # Bob again at 10: Ann could have played anything, so nothing is guessed
     assert ref.state == state
     (q,) = ref.questions
-    assert q.kind == "out-of-turn" and "Ann's turn" in q.text and q.card == "5C"
+    assert q.kind == "out-of-turn" and q.text.startswith("Bob's 5C waits for Ann's card") and q.card == "5C"
     lay(ref, "seat1 3S")  # Ann's card: now it is Bob's turn, and his card lies there
     assert [str(c) for _, c in ref.state.series] == ["TH", "3S", "5C"] and ref.state.count == 18
     assert ref.questions == []
