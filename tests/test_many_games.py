@@ -19,6 +19,7 @@ from companion.app_cmd import first_difference, watch_to_the_end
 from companion.config import build_config
 from companion.demo import DemoGame
 from companion.rules.variants import Options
+from companion.table import Change, Zone, zone_seat
 
 pytestmark = pytest.mark.slow
 
@@ -55,6 +56,43 @@ def test_the_game_seen_is_the_game_scripted(game, seed):
     demo = DemoGame.build(seed=seed, **GAMES[game])
     assert demo.final.winner is not None, "the scripted game ends"
     seen = watch(demo)
+    assert seen == demo.result, first_difference(seen, demo.result)
+
+
+#: how long after it is laid each hand's lead is first read: the next player's card is read before it
+LATE_S = 1.5
+
+
+def leads(sim) -> list[tuple[str, float, float]]:
+    """(card, laid, read) for the first card played in each hand of ``sim``'s script: the first laid in a row after a
+    starter, read :data:`LATE_S` after it is laid."""
+    out, after_starter = [], False
+    for change in sorted(sim.truth, key=lambda c: c.time):
+        if change.kind != Change.LAID:
+            continue
+        if change.zone == Zone.STARTER:
+            after_starter = True
+        elif after_starter and zone_seat(change.zone) is not None:
+            out.append((change.cards[0], change.time, change.time + LATE_S))
+            after_starter = False
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_lead_read_late_costs_no_play(game, seed):
+    """Each hand's lead is read only after the next player's card (a hand or glare over it): the card laid after it
+    waits for it, and the game ends exactly as scripted, with no question left over."""
+    demo = DemoGame.build(seed=seed, **GAMES[game])
+    config = build_config({"board": {"driver": "virtual"}, "speech": {"enabled": False}}, "test")
+    app = Companion.create(config, headless=True, demo=demo, db_path=":memory:", new_game=True,
+                           recognize="scripted", demo_size=(320, 180), calibration="simulated")
+    sim = app.source.sim
+    late = leads(sim)
+    assert len(late) >= 2
+    app.tracker.reader.recognize = sim.recognizer(hidden=late)
+    seen = watch_to_the_end(app)
+    assert app.referee.questions == [], [q.text for q in app.referee.questions]
     assert seen == demo.result, first_difference(seen, demo.result)
 
 

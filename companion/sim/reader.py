@@ -3,6 +3,8 @@ and a recogniser that reports what truly lies visible there (with optional misre
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -53,11 +55,13 @@ class ScriptedRecognizer:
     ``dropout`` is the chance a visible card is missed in a frame; ``flap`` maps a card to the name it is misread as
     (``{"6H": "9H"}``) every other reading during the ``flap_for`` seconds after it is laid. Call it right
     after the frame is rendered: it reads the table at the simulator's current time. ``backs=False`` never reports
-    a face-down card, like a reader that cannot read backs.
+    a face-down card, like a reader that cannot read backs. ``hidden``: (card, from, to) seconds during which that
+    card is never read, as a hand or glare over it makes a real reader sure of it late.
     """
 
     def __init__(self, sim, *, dropout: float = 0.0, flap: dict[str, str] | None = None,
-                 flap_for: float = 1.0, seed: int = 0, carried: bool = True, backs: bool = True) -> None:
+                 flap_for: float = 1.0, seed: int = 0, carried: bool = True, backs: bool = True,
+                 hidden: Sequence[tuple[str, float, float]] = ()) -> None:
         self.sim = sim
         self.dropout = dropout
         self.flap = dict(flap or {})
@@ -65,6 +69,7 @@ class ScriptedRecognizer:
         self.flap_for = flap_for
         self.carried = carried
         self.backs = backs
+        self.hidden = tuple(hidden)
         self.calls = 0
         self._rng = np.random.default_rng(seed)
         self._laid = {c.cards[0]: c.time for c in sim.truth if c.kind == Change.LAID}
@@ -85,6 +90,8 @@ class ScriptedRecognizer:
                 continue
             if not c.face_up and not self.backs:
                 continue  # a reader that cannot see backs
+            if c.face_up and any(code == c.card and t0 <= t < t1 for code, t0, t1 in self.hidden):
+                continue
             label = c.card if c.face_up else BACK
             if label in self.flap and t - self._laid.get(label, -99) < self.flap_for:
                 self._flips[label] = self._flips.get(label, 0) + 1
