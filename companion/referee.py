@@ -329,8 +329,9 @@ class Referee:
         while card in self.table.get(zone, ()):
             self.table[zone].remove(card)
         self._assumed.discard((zone, card))
-        if any(c == card and seat_zone(seat) == zone for _, seat, c in self.waiting):  # picked up before its turn
-            self.waiting = [w for w in self.waiting if not (w[2] == card and seat_zone(w[1]) == zone)]
+        still = [w for w in self.waiting if not (w[2] == card and seat_zone(w[1]) == zone)]
+        if len(still) < len(self.waiting):  # picked up before its turn came
+            self.waiting = still
             self.prune_questions()
         if (zone, card) in self.taken_back:  # picked up after the undo: taken back for good
             self.taken_back.remove((zone, card))

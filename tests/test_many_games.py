@@ -39,12 +39,15 @@ GAMES = {
 }
 
 
-def watch(demo: DemoGame, *, reader: str = "scripted", size=(320, 180)) -> dict:
-    """The game seen; the game-over screen must not carry a question left over from the game."""
+def watch(demo: DemoGame, *, reader: str = "scripted", size=(320, 180), hidden=None) -> dict:
+    """The game seen; the game-over screen must not carry a question left over from the game. ``hidden(sim)``: the
+    (card, from, to) windows in which the scripted reader does not read a card."""
     config = build_config({"board": {"driver": "virtual"}, "speech": {"enabled": False}}, "test")
     app = Companion.create(config, headless=True, demo=demo, db_path=":memory:", new_game=True,
                            recognize=reader, demo_size=size,
                            calibration="simulated" if reader == "scripted" else None)
+    if hidden is not None:
+        app.tracker.reader.recognize = app.source.sim.recognizer(hidden=hidden(app.source.sim))
     seen = watch_to_the_end(app)
     assert app.referee.questions == [], [q.text for q in app.referee.questions]
     return seen
@@ -83,16 +86,13 @@ def leads(sim) -> list[tuple[str, float, float]]:
 def test_a_lead_read_late_costs_no_play(game, seed):
     """Each hand's lead is read only after the next player's card (a hand or glare over it): the card laid after it
     waits for it, and the game ends exactly as scripted, with no question left over."""
+    def late(sim):
+        out = leads(sim)
+        assert len(out) >= 2
+        return out
+
     demo = DemoGame.build(seed=seed, **GAMES[game])
-    config = build_config({"board": {"driver": "virtual"}, "speech": {"enabled": False}}, "test")
-    app = Companion.create(config, headless=True, demo=demo, db_path=":memory:", new_game=True,
-                           recognize="scripted", demo_size=(320, 180), calibration="simulated")
-    sim = app.source.sim
-    late = leads(sim)
-    assert len(late) >= 2
-    app.tracker.reader.recognize = sim.recognizer(hidden=late)
-    seen = watch_to_the_end(app)
-    assert app.referee.questions == [], [q.text for q in app.referee.questions]
+    seen = watch(demo, hidden=late)
     assert seen == demo.result, first_difference(seen, demo.result)
 
 
