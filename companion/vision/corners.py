@@ -144,14 +144,16 @@ def _more_looks(first, looks) -> float:
 
 def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphModel, read_corners,
            *, card_width: float | None = None, glyph_range: tuple[int, int] | None = None, colour: bool = True,
-           skip: np.ndarray | None = None):
+           skip: np.ndarray | None = None, floor: bool = True):
     """Index corners read in ``frame`` where ``stock`` (uint8 mask) marks card stock not yet explained by whole
     cards. ``card_width`` (pixels), when known from whole cards, bounds the glyph size. Returns (code,
     confidence, 4 corners of the index box in frame coordinates, rank centre). A read is kept at the confidence
     detection.accept_for asks of a card CARD_PER_DIST times as tall as its rank-to-suit distance. ``glyph_range``
     (pixels) overrides the glyph sizes looked for, which are otherwise guessed from the frame's height. Without
     ``colour`` (a frame with no colour in it) the ink's colour is not checked against the suit. ``skip`` (uint8 mask,
-    the frame's size): shapes whose centre it marks are not read (they belong to cards named already)."""
+    the frame's size): shapes whose centre it marks are not read (they belong to cards named already). With
+    ``floor=False`` the size floor is lifted: every read that survives its second look is returned, however small
+    its index (for ``tools/eval_misses``, which asks where a card was lost, never for naming a card)."""
     h = frame.shape[0]
     lo, hi = glyph_range or (max(6, h // 120), max(20, h // 12))
     if card_width:
@@ -168,7 +170,7 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
     dists = np.sqrt((step * step).sum(axis=1)).astype(float).tolist()
     first, mats = read_pairs(frame, mn, [(comps[i, :2], comps[j, :2], 0.95 * d) for (i, j), d in zip(pairs, dists)],
                              model, read_corners, colour=colour)
-    need = [accept_for(CARD_PER_DIST * d) for d in dists]
+    need = [accept_for(CARD_PER_DIST * d) if floor else 0.0 for d in dists]
     # a read must survive a second look, a little larger and turned a little, that only has to name the same
     # card; a borderline one gets six more looks (LOOKS) whose confidence counts. All are read in two batches.
     again_of: dict[int, list] = {}

@@ -81,10 +81,11 @@ def heat_map(img: np.ndarray, net=None) -> tuple[np.ndarray, np.ndarray, float]:
 
 
 def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[np.ndarray] = (),
-                 colour: bool = True) -> list[tuple[str, float, np.ndarray, np.ndarray]]:
+                 colour: bool = True, floor: bool = True) -> list[tuple[str, float, np.ndarray, np.ndarray]]:
     """Index corners the network marks in ``img`` and the corner search names: (code, confidence, the index box's
     4 corners, the rank's centre), in frame coordinates; one read per code, none where two names clash. A marked
-    patch whose centre lies inside one of the ``known`` polygons (cards already named) is not read again."""
+    patch whose centre lies inside one of the ``known`` polygons (cards already named) is not read again.
+    ``floor=False`` lifts the corner search's size floor (see :func:`corners.search`)."""
     heat, size, s = heat_map(img, net)
     # the cells of one corner, joined across small gaps (a weak cell between two sure ones)
     loose = cv2.dilate((heat > LOOSE).astype(np.uint8), np.ones((3, 3), np.uint8))
@@ -137,7 +138,7 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
         sizes = glyph_sizes(side * f)
         for ink, checked in patch_inks(crop, mn):
             reads += corner_search.search(crop, ink, stock, model, reader.read_corners, glyph_range=sizes,
-                                          colour=colour and checked, skip=skip)
+                                          colour=colour and checked, skip=skip, floor=floor)
         for code, conf, pts, centre in reads:
             pts = pts / f + (x0, y0)
             centre = np.asarray(centre) / f + (x0, y0)
