@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 import numpy as np
+import pygame
 
 from companion.app import Companion
 from companion.board.emulators import APA102Chip
@@ -111,6 +112,8 @@ def test_no_spi_falls_back_to_the_virtual_board_with_the_fix_named(tmp_path, mon
 
 def test_the_display_missing_leaves_the_board_and_the_game(tmp_path, monkeypatch):
     monkeypatch.setenv("SDL_VIDEODRIVER", "no-such-driver")
+    pygame.display.quit()  # as in a fresh process: SDL reads the driver when its display starts, and an earlier test
+    # in this worker may have left it started on the dummy driver (then no display would be missing)
     in_play(tmp_path)
     app = companion(tmp_path, headless=False)
     assert app.display is None and "Display unavailable" in app.messages["display"].text
