@@ -349,6 +349,11 @@ class Companion:
         for d in decisions:
             log.info("%s", d.reason)
             self.decisions.append(d)
+        notes = [d.note for d in decisions if d.note]
+        if notes:  # plays mended: said on the screen until the next decision, so the pegs moving back make sense
+            self.messages["referee"] = Message(notes[-1][:120], "info")
+        elif decisions:
+            self.messages.pop("referee", None)
         if self.speaker is not None and len(state.scores) > self._scores_seen:
             self.speaker.say(state.scores[-1].spoken)  # the newest score only; an undo says nothing
         self._scores_seen = len(state.scores)

@@ -30,8 +30,8 @@ from .cards import Card
 from .errors import CompanionError, IllegalMove
 from .rules.events import (Correction, Crib, Cut, Deal, Go, Muggins, Play, Redo, ReplaceCard, Show, Starter,
                            Undo)
-from .rules.game import Game, GameState, apply, infer_goes
-from .rules.play import score_play
+from .rules.game import Game, GameState, apply, infer_goes, replay
+from .rules.play import LIMIT, score_play
 from .table import BACK, UNKNOWN, Change, Phase, QuestionKind, Zone, seat_zone, zone_seat
 
 #: how long after the first table change a resumed referee takes the cards the game already holds to be the ones
@@ -62,10 +62,12 @@ class ChangeLike(Protocol):
 
 @dataclass(frozen=True)
 class Decision:
-    """What the referee did and why: the events applied (one press of Undo takes them all back)."""
+    """What the referee did and why: the events applied (one press of Undo takes them all back). ``note``: what the
+    screen shows beside the scores until the next decision (plays mended after a card read late)."""
 
     events: tuple
     reason: str
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,20 @@ def _fork(game) -> Game:
     g = Game()
     g.log = list(game.game.log if hasattr(game, "game") else game.log)
     g.state = game.state
+    return g
+
+
+#: A card that shows an inferred go was wrong is played where it was laid only when at most this many plays came
+#: after that go: a card read late is read after the next player's, while a card that comes after several more
+#: plays may follow a go the player said wrongly (the three-player go sequence of ``tests/test_e2e.py``).
+LATE_PLAYS = 1
+
+
+def _rewound(game, undone: int) -> Game:
+    """A throw-away copy of ``game`` with its last ``undone`` events taken back (one replay, not one a step)."""
+    g = _fork(game)
+    g.log += [Undo()] * undone
+    g.state = replay(g.log)
     return g
 
 
@@ -548,9 +564,15 @@ class Referee:
             return f"{s.seat_name(s.dealer)}'s crib has {known} of its {v.crib_size} cards"
         return f"{s.players[nxt]}'s hand has {known} of its {v.hand_size} cards"
 
-    def play(self, seat: int, card: Card | str) -> list[Decision]:
-        """``seat`` lays ``card``: goes are inferred when the player whose turn it was cannot have played."""
+    def play(self, seat: int, card: Card | str, *, mend: bool = True) -> list[Decision]:
+        """``seat`` lays ``card``: goes are inferred when the player whose turn it was cannot have played. A card
+        that shows such a go was wrong (``seat`` held it then, and it fitted) was read late, and is played where it
+        was laid (:meth:`_read_late`); ``mend=False`` plays it where the game stands."""
         card = card if isinstance(card, Card) else Card.parse(card)
+        if mend:
+            mended = self._read_late(seat, card)
+            if mended is not None:
+                return mended
         after, goes = infer_goes(self.state, seat, card)
         name = self.state.players[seat]
         if goes and after.phase != Phase.PLAY:  # the go ended the play (the five-card game): a card to show
@@ -578,6 +600,61 @@ class Referee:
             who = ", ".join(f"{self.state.players[g.seat]}" for g in goes)
             why = f"go inferred for {who}; " + why
         return self._commit(goes + [Play(seat, card)], why)
+
+    def _read_late(self, seat: int, card: Card) -> list[Decision] | None:
+        """``card`` of ``seat``, read after the play that followed a go inferred for ``seat`` at a count the card
+        would have fitted. A player who can play must, and a player's cards do not change in the play, so that go
+        was wrong: ``seat`` laid this card then, and it was read late (a hand over it, glare) after the next
+        player's. The play since is taken back and played again after it, as the table laid it. None (nothing to
+        mend) when no such go is among the latest decisions of this hand, when a decision since is anything but
+        plays and inferred goes (a go said on the screen, a correction: the players' word stands), when more than
+        :data:`LATE_PLAYS` plays came since (the players may have gone on after a go said wrongly at the table: the
+        card is played where the game stands, as before), or when the plays since would not follow it cleanly."""
+        s = self.state
+        if s.phase != Phase.PLAY or card in s.seen or s.cards_left(seat) <= 0:
+            return None
+        undone = 0
+        for first in range(len(self.decisions) - 1, -1, -1):
+            events = self.decisions[first].events
+            if not events or not all(isinstance(e, Play) or (isinstance(e, Go) and e.inferred) for e in events):
+                return None
+            undone += len(events)
+            go = next((k for k, e in enumerate(events) if isinstance(e, Go) and e.seat == seat), None)
+            if go is None:
+                continue
+            trial = _rewound(self.game, undone)
+            for e in events[:go]:
+                trial.apply(e)
+            then = trial.state
+            if then.hand != s.hand or then.phase != Phase.PLAY or then.count + card.value > LIMIT:
+                return None  # the go could have been said: the card is played where the game stands
+            break
+        else:
+            return None
+        later = [(e.seat, e.card) for d in self.decisions[first:] for e in d.events if isinstance(e, Play)]
+        if len(later) > LATE_PLAYS:
+            return None  # more has been played since: it may be a go said wrongly at the table, played now
+        trial = _rewound(self.game, undone)
+        for who, c in [(seat, card), *later]:  # each play must follow the late card as it is, or nothing is mended
+            after, goes = infer_goes(trial.state, who, c)
+            if after.phase != Phase.PLAY or after.turn != who:
+                return None
+            try:
+                for go_said in goes:
+                    trial.apply(go_said)
+                trial.apply(Play(who, c))
+            except IllegalMove:
+                return None
+        since = ", ".join(f"{s.players[who]}'s {c}" for who, c in later)
+        waiting, self.waiting = self.waiting, []  # nothing is released while the plays are taken back
+        why = f"{s.players[seat]}'s {card} was read late: played before {since}"
+        out = self._commit([Undo()] * undone, why, record=False)
+        out[0] = replace(out[0], note=why)
+        self.waiting = waiting
+        del self.decisions[first:]
+        for who, c in [(seat, card), *later]:
+            out += self.play(who, c, mend=False)
+        return out
 
     def row_face_down(self, zone: str) -> list[Decision]:
         """A seat's row turned face down in the play: the series is over, so everyone who had not played said go."""

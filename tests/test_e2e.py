@@ -60,15 +60,16 @@ def play(events_text: str) -> list:
 
 
 def run_table(demo: DemoGame, tmp_path, chip, *, misread: dict[str, str] | None = None, before=(),
-              layout: str = LAYOUT) -> Companion:
+              layout: str = LAYOUT, hidden=None) -> Companion:
     """Play ``demo``'s table video through a companion with the emulated chain (or, without a chip, the virtual
-    board) and a dummy-driver window. ``before``: events already in the log when the video starts."""
+    board) and a dummy-driver window. ``before``: events already in the log when the video starts. ``hidden(sim)``:
+    the (card, from, to) windows in which the reader does not read a card."""
     new = demo.events[0]
     driver = "apa102" if chip is not None else "virtual"
     config = load_config(text=f'[board]\ndriver = "{driver}"\nlayout = "{layout}"\nanimate = false\n'
                               f'[game]\nvariant = "{new.variant}"\n')
     sim = demo_table(demo, extras=True)
-    reader = sim.recognizer()
+    reader = sim.recognizer(hidden=hidden(sim) if hidden is not None else ())
 
     def recognize(frame):
         found = reader(frame)
@@ -212,6 +213,25 @@ def test_counting_out_in_the_middle_of_the_show_ends_the_game_there(tmp_path, ch
     shown = screen_texts(app)
     assert "Bob" in shown and ("won" in shown.lower() or "wins" in shown.lower()), shown
     check_board(app, chip)
+    app.close()
+
+
+def test_a_card_read_late_past_21_is_mended_on_the_board_and_said_on_the_screen(tmp_path, chip):
+    """At 25 Ann lays 5H (30, a pair), then Bob the AD (31). A hand over the 5H keeps it from being read until the AD
+    is: first the AD looks like Bob playing on after Ann's go, then the 5H shows that go was wrong. The pegs end
+    where the table's play puts them, and the screen says why they moved."""
+    events = [NEW, Deal(), Starter(C("2D")), *play("1 TH, 0 KS, 1 5C, 0 5H, 1 AD")]
+
+    def late(sim):
+        laid = {c.cards[0]: c.time for c in sim.truth if c.kind == "laid"}
+        return [("5H", laid["5H"] - 1.0, laid["AD"] + 0.5)]
+
+    app = run_table(scenario(events), tmp_path, chip, hidden=late)
+    state = app.game.state
+    assert result_of(state) == result_of(replay(events))
+    assert [s.front for s in state.sides] == [2, 2]
+    check_board(app, chip)
+    assert "Ann's 5H was read late: played before Bob's AD" in screen_texts(app)
     app.close()
 
 

@@ -104,6 +104,66 @@ def test_cards_laid_after_a_card_read_late_are_played_in_the_order_laid():
     assert d.reason == "Ann played 4D: Twenty for two" and fronts(ref) == [2, 0, 0]
 
 
+def test_a_card_read_late_past_21_is_played_where_it_was_laid():
+    """At 25 Ann lays 5H, but a hand over it keeps it from being read until Bob's AD is: the AD first looks like
+    Bob playing on after Ann's go. Ann held the 5H, which fitted at 25, so she could not have said go: her card was
+    read late. It is played where it was laid, and the AD after it, as the table shows: 30 and a pair for Ann, 31
+    for Bob."""
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH", "seat1 KS", "seat2 5C")  # 25, Ann's turn
+    assert lay(ref, "seat2 AD")[0].reason == "go inferred for Ann; Bob played AD: Twenty-six"
+    done = lay(ref, "seat1 5H")
+    assert [d.reason for d in done] == ["Ann's 5H was read late: played before Bob's AD",
+                                        "Ann played 5H: Thirty for two", "Bob played AD: Thirty-one for two"]
+    assert fronts(ref) == [2, 2] and ref.state.count == 0 and ref.questions == []
+    assert [d.reason for d in ref.decisions][-2:] == ["Ann played 5H: Thirty for two",
+                                                       "Bob played AD: Thirty-one for two"]
+
+
+def test_plays_after_a_card_read_late_past_21_follow_it_across_a_31():
+    """Ann's 9S makes 31 at 22 but is read after Bob's 4H, which then leads the next series, as he laid it."""
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH", "seat1 7S", "seat2 5C")  # 22, Ann's turn
+    lay(ref, "seat2 4H")  # read first: a go inferred for Ann, Bob 26
+    done = lay(ref, "seat1 9S")
+    assert [d.reason for d in done] == ["Ann's 9S was read late: played before Bob's 4H",
+                                        "Ann played 9S: Thirty-one for two", "Bob played 4H: Four"]
+    (d,) = lay(ref, "seat1 8C")
+    assert d.reason == "Ann played 8C: Twelve" and fronts(ref) == [2, 0]
+
+
+def test_a_go_that_could_have_been_said_stands():
+    """Ann at 25 holds only cards over 6: her go is right, and her 7H leads the next series after Bob's 31."""
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH", "seat1 KS", "seat2 5C", "seat2 6D")  # go for Ann, 31 for Bob
+    (d,) = lay(ref, "seat1 7H")
+    assert d.reason == "Ann played 7H: Seven" and fronts(ref) == [0, 2]
+
+
+def test_a_go_said_on_the_screen_is_not_taken_back_by_a_card_read_after_it():
+    ref = referee()
+    lay(ref, "starter 2D", "seat2 TH", "seat1 KS", "seat2 5C")
+    ref.go()  # Ann says go herself at 25
+    lay(ref, "seat2 AD")
+    done = lay(ref, "seat1 5H")
+    assert not any("read late" in d.reason for d in done)
+
+
+def test_a_card_read_late_past_21_in_a_three_hand_game():
+    """Cat lays 3D at 25, read after Ann's 3C: Cat's go and Ann's play are taken back, then Cat 28, Ann 31 and a
+    pair."""
+    ref = referee("three-hand", ("Ann", "Bob", "Cat"), dealer=0)
+    lay(ref, "starter KS", "seat2 TH", "seat3 KD")  # Bob, Cat: 20
+    lay(ref, "seat1 4S")  # Ann: 24
+    lay(ref, "seat2 AH")  # Bob: 25, Cat's turn
+    lay(ref, "seat1 3C")  # read before Cat's card: a go inferred for Cat, Ann 28
+    done = lay(ref, "seat3 3D")
+    assert done[0].reason == "Cat's 3D was read late: played before Ann's 3C"
+    assert [d.reason for d in done[1:]] == ["Cat played 3D: Twenty-eight",
+                                            "Ann played 3C: Thirty-one for two and a pair is four"]
+    assert fronts(ref) == [4, 0, 0]
+
+
 def test_a_card_waiting_for_its_turn_and_picked_up_is_forgotten():
     ref = referee()
     lay(ref, "starter 2D", "seat2 TH", "seat2 5C")
