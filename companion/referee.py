@@ -614,27 +614,26 @@ class Referee:
         if s.phase != Phase.PLAY or card in s.seen or s.cards_left(seat) <= 0:
             return None
         undone = 0
+        later: list[tuple[int, Card]] = []  # the plays since the go, in the order applied
         for first in range(len(self.decisions) - 1, -1, -1):
             events = self.decisions[first].events
             if not events or not all(isinstance(e, Play) or (isinstance(e, Go) and e.inferred) for e in events):
                 return None
             undone += len(events)
+            later[:0] = [(e.seat, e.card) for e in events if isinstance(e, Play)]
+            if len(later) > LATE_PLAYS:
+                return None  # more has been played since: it may be a go said wrongly at the table, played now
             go = next((k for k, e in enumerate(events) if isinstance(e, Go) and e.seat == seat), None)
-            if go is None:
-                continue
-            trial = _rewound(self.game, undone)
-            for e in events[:go]:
-                trial.apply(e)
-            then = trial.state
-            if then.hand != s.hand or then.phase != Phase.PLAY or then.count + card.value > LIMIT:
-                return None  # the go could have been said: the card is played where the game stands
-            break
+            if go is not None:
+                break
         else:
             return None
-        later = [(e.seat, e.card) for d in self.decisions[first:] for e in d.events if isinstance(e, Play)]
-        if len(later) > LATE_PLAYS:
-            return None  # more has been played since: it may be a go said wrongly at the table, played now
         trial = _rewound(self.game, undone)
+        then = trial.state
+        for e in events[:go]:
+            then = apply(then, e)
+        if then.hand != s.hand or then.phase != Phase.PLAY or then.count + card.value > LIMIT:
+            return None  # the go could have been said: the card is played where the game stands
         for who, c in [(seat, card), *later]:  # each play must follow the late card as it is, or nothing is mended
             after, goes = infer_goes(trial.state, who, c)
             if after.phase != Phase.PLAY or after.turn != who:

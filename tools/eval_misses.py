@@ -37,23 +37,12 @@ from companion.vision.classifier import default_model
 from companion.vision.detection import BACK, UNKNOWN, Detection
 from companion.vision.reader import is_grey
 from tools import eval_real
+from tools.real_glyphs import load_boxes
 
 STAGES = ("not marked", "marked, no index read", "misnamed there", "under the size floor",
           "under the detector's floor", "named, then dropped", "no box")
 
 Box = tuple[float, float, float, float]  # centre x, centre y, width, height: frame pixels
-
-
-def load_boxes(folder: Path) -> dict[str, list[tuple[str, Box]]]:
-    """``BOXES.tsv`` of a cardcounter folder: image file name -> [(card, box in fractions of the image)]."""
-    out: dict[str, list[tuple[str, Box]]] = defaultdict(list)
-    for line in (folder / "BOXES.tsv").read_text().splitlines():
-        if not line or line.startswith("#"):
-            continue
-        image, card, *nums = line.split("\t")
-        cx, cy, w, h = (float(v) for v in nums[:4])
-        out[Path(image).name].append((card, (cx, cy, w, h)))
-    return out
 
 
 def _near(centre, boxes: list[Box]) -> bool:
@@ -70,6 +59,7 @@ def lost_where(img: np.ndarray, missed: set[str], boxes: dict[str, list[Box]], d
     """
     model = model or default_model()
     heat, _, s = detector.heat_map(img)
+    cell = detector.STRIDE / s  # frame pixels per cell of the map
     colour = not is_grey(img)
     floor = detector.ACCEPT if colour else detector.GREY_ACCEPT
     sure = loose = None
@@ -86,7 +76,6 @@ def lost_where(img: np.ndarray, missed: set[str], boxes: dict[str, list[Box]], d
             continue
         top = 0.0
         for cx, cy, w, h in mine:
-            cell = detector.STRIDE / s
             x0, x1 = int((cx - w / 2) / cell), int((cx + w / 2) / cell) + 1
             y0, y1 = int((cy - h / 2) / cell), int((cy + h / 2) / cell) + 1
             top = max(top, float(heat[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)].max(initial=0.0)))
@@ -124,15 +113,14 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"eval_misses: no such subset {unknown[0]!r} (one of {', '.join(eval_real.SUBSETS)})", file=sys.stderr)
         return 2
-    boxes = load_boxes(folder)
+    parts = {name.partition("/")[2]: rows for name, rows in eval_real.sets(a.data / "real-photos", a.part).items()
+             if name.startswith("cardcounter/") and (not wanted or name.partition("/")[2] in wanted)}
+    boxes = load_boxes(folder, {str(p.relative_to(folder)) for rows in parts.values() for p, _, _ in rows})
     model = default_model()
     print(f"where the reader loses cards, cardcounter part {a.part}")
     print("| subset | cards | missed | " + " | ".join(STAGES) + " |")
     print("|---" * (3 + len(STAGES)) + "|")
-    for name, rows in eval_real.sets(a.data / "real-photos", a.part).items():
-        sub = name.partition("/")[2]
-        if not name.startswith("cardcounter/") or (wanted and sub not in wanted):
-            continue
+    for sub, rows in parts.items():
         tally: Counter[str] = Counter()
         cards = 0
         for path, codes, _ in rows:
@@ -144,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             h, w = img.shape[:2]
             mine: dict[str, list[Box]] = defaultdict(list)
-            for card, (cx, cy, bw, bh) in boxes.get(path.name, []):
+            for card, (cx, cy, bw, bh) in boxes.get(str(path.relative_to(folder)), []):
                 mine[card].append((cx * w, cy * h, bw * w, bh * h))
             for card, stage in lost_where(img, codes - named, mine, dets, model).items():
                 tally[stage] += 1
