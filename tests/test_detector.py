@@ -236,3 +236,43 @@ def test_cards_in_a_very_dim_photo_are_read(light):
         wrong += any(c != code for c in got)
     assert wrong == 0
     assert read >= 0.8 * len(codes), f"read {read} of {len(codes)}"
+
+
+class _Marks:
+    """A stand-in for the network (``setInput``/``forward``, as ``cv2.dnn.Net``) that marks one card's whole face as
+    index corner, and says the corner is ``true`` px at the card's two index corners and three times that
+    elsewhere on it: what the real network says of a card 140-160 px tall on a light table, where its map runs over
+    the whole card."""
+
+    def __init__(self, card: np.ndarray, true: float, scale: float) -> None:
+        self.card, self.true, self.scale = card, true, scale
+
+    def setInput(self, blob):  # noqa: N802 (OpenCV's name)
+        self.shape = blob.shape[2:]
+
+    def forward(self):
+        h, w = self.shape[0] // detector.STRIDE, self.shape[1] // detector.STRIDE
+        cells = np.round(self.card * self.scale / detector.STRIDE).astype(np.int32)
+        mark = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(mark, cells, 1)
+        size = np.full((h, w), np.log(3 * self.true * self.scale), np.float32)
+        for corner in (cells[0], cells[2]):  # the two index corners, TL and BR
+            x, y = corner
+            size[max(y - 2, 0):y + 3, max(x - 2, 0):x + 3] = np.log(self.true * self.scale)
+        out = np.stack([np.where(mark > 0, 6.0, -6.0).astype(np.float32), size])
+        return out[None]
+
+
+def test_a_small_card_is_read_where_the_network_overstates_its_corner():
+    """A 160 px card marked whole, its corner said three times too big over most of the mark: cut to the size the
+    median says, the patch was shrunk and searched for glyphs too big for its rank, and nothing was read. The
+    smallest size the network gives among the sure cells sets the scale and the least glyph
+    (``detector.SMALLEST``)."""
+    from companion.vision.classifier import default_model
+
+    frame = synth.background((1280, 720), "laminate", 4)
+    card = synth._card_corners(640, 360, 160, 0)
+    synth.paste(frame, synth.photo_face("KD"), card)
+    net = _Marks(np.asarray(card, np.float32), true=30.0, scale=0.5)
+    got = [code for code, *_ in detector.find_corners(frame, default_model(), net=net)]
+    assert got == ["KD"]

@@ -1,19 +1,26 @@
 """Measure a card reader on synthetic 1280x720 scenes, per table texture and per card size.
 
-    python -m tools.eval_synth [--reader old|new] [--scenes 4] [--seed 2026]
+    python -m tools.eval_synth [--reader old|new] [--scenes 4] [--seed 2026] [--sizes 90,140,250] [--deck DIR...]
 
 Each scene: 6 cards of the bundled photo deck apart (any rotation, a little perspective) on one table of
 tools/detector_data.TABLES (white laminate, light wood, knitted throw and patterned cloth among them), one card
 height of 90, 140 or 250 px, the camera effects of synth.camera_effects. Prints cards read and misread per table
 and per size. The seed differs from training's, so these scenes were never trained on (they are drawn from the
 same generator, so they say less than the real photos do).
+
+``--deck DIR`` (repeatable) lays the faces of other decks instead, one PNG per card named by its code (``7H.png``),
+as ``tools.render_decks`` renders them; a file that is not card-shaped (a deck whose SVG names its cards otherwise
+renders the wrong part) is left out. A deck the glyph classifiers were never trained on says more than the bundled
+one: see the vision README for the decks used so.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
+import cv2
 import numpy as np
 
 from companion.vision import synth
@@ -24,10 +31,22 @@ from tools.eval_real import load_reader
 SIZES = (90, 140, 250)
 
 
-def scene(rng, kind: str, height: float, n: int = 6):
+def deck_faces(folder: Path) -> dict[str, np.ndarray]:
+    """The card-shaped faces (BGR or BGRA) in ``folder``, by card code: ``7H.png`` is the seven of hearts."""
+    faces = {}
+    for code in synth.ALL_CARDS:
+        img = cv2.imread(str(folder / f"{code}.png"), cv2.IMREAD_UNCHANGED)
+        if img is not None and img.ndim == 3 and 0.6 < img.shape[1] / img.shape[0] < 0.8:
+            faces[code] = img if img.shape[2] == 4 else img[:, :, :3]
+    return faces
+
+
+def scene(rng, kind: str, height: float, n: int = 6, faces: dict[str, np.ndarray] | None = None):
+    """A 1280x720 frame of ``n`` cards apart on a ``kind`` table, ``height`` px tall, and the codes laid; the cards
+    are the bundled photo deck's, or drawn from ``faces`` (code -> face image)."""
     w, h = 1280, 720
     frame = np.ascontiguousarray(D.table(w, kind, rng)[:h])
-    cards = list(rng.choice(synth.ALL_CARDS, n, replace=False))
+    cards = list(rng.choice(sorted(faces) if faces else synth.ALL_CARDS, n, replace=False))
     cols, rows = 3, 2
     for k, code in enumerate(cards):
         r, c = divmod(k, cols)
@@ -35,7 +54,7 @@ def scene(rng, kind: str, height: float, n: int = 6):
         cy = (r + 0.5) * h / rows + rng.uniform(-0.1, 0.1) * h / rows
         corners = synth._card_corners(cx, cy, height, rng.uniform(0, 360))
         corners = corners + rng.normal(0, 0.02 * height, corners.shape).astype(np.float32)
-        synth.paste(frame, synth.photo_face(code), corners)
+        synth.paste(frame, faces[code] if faces else synth.photo_face(code), corners)
     frame = D._shadow(frame, rng)
     frame = synth.camera_effects(frame, rng, blur=rng.uniform(0.3, 1.5), noise=rng.uniform(1, 6),
                                  light=rng.uniform(0.7, 1.15), warm=rng.uniform(0, 1), glare=rng.random() < 0.3,
@@ -48,7 +67,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reader", default="old")
     ap.add_argument("--scenes", type=int, default=4, help="scenes per table and size")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--sizes", default=",".join(map(str, SIZES)), help="card heights, px, comma-separated")
+    ap.add_argument("--deck", type=Path, action="append", default=[],
+                    help="a folder of a deck's faces (7H.png, ...); each deck is laid in turn")
     a = ap.parse_args(argv)
+    try:
+        sizes = [int(x) for x in a.sizes.split(",") if x]
+    except ValueError:
+        print(f"eval_synth: --sizes must be whole numbers separated by commas, not {a.sizes!r}", file=sys.stderr)
+        return 2
+    decks = []
+    for folder in a.deck:
+        faces = deck_faces(folder)
+        if len(faces) < 6:
+            print(f"eval_synth: --deck {folder}: fewer than 6 card faces (7H.png, ...) in it", file=sys.stderr)
+            return 2
+        decks.append(faces)
     try:
         read = load_reader(a.reader)
     except ValueError as e:
@@ -58,15 +92,17 @@ def main(argv: list[str] | None = None) -> int:
     per_table: dict[str, list[int]] = {}
     per_size: dict[int, list[int]] = {}
     for kind in D.TABLES:
-        for height in SIZES:
+        for height in sizes:
             for _ in range(a.scenes):
-                frame, cards = scene(rng, kind, height)
-                named = {d.card for d in read(frame) if d.card not in (BACK, UNKNOWN)}
-                for acc in (per_table.setdefault(kind, [0, 0, 0]), per_size.setdefault(height, [0, 0, 0])):
-                    acc[0] += len(cards)
-                    acc[1] += len(named & cards)
-                    acc[2] += len(named - cards)
-    print(f"reader {a.reader}: {a.scenes} scenes of 6 cards per table and card height")
+                for faces in decks or [None]:
+                    frame, cards = scene(rng, kind, height, faces=faces)
+                    named = {d.card for d in read(frame) if d.card not in (BACK, UNKNOWN)}
+                    for acc in (per_table.setdefault(kind, [0, 0, 0]), per_size.setdefault(height, [0, 0, 0])):
+                        acc[0] += len(cards)
+                        acc[1] += len(named & cards)
+                        acc[2] += len(named - cards)
+    laid = ", ".join(str(f) for f in a.deck) or "the bundled photo deck"
+    print(f"reader {a.reader}: {a.scenes} scenes of 6 cards per table, card height and deck ({laid})")
     print("| table / card height | cards | read | misread |")
     print("|---|---|---|---|")
     for key, (n, ok, bad) in list(per_table.items()) + [(f"{k} px", v) for k, v in per_size.items()]:

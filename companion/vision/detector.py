@@ -41,6 +41,11 @@ ACCEPT = 0.93
 #: confidence or more: the red/black check that catches a heart read for a spade is missing there. On the train part
 #: of cardcounter, grey photos' detector reads were 9 right at 0.985 or more and 1 wrong (2S at 0.963).
 GREY_ACCEPT = 0.97
+#: A marked patch is cut to the scale of, and searched for glyphs down to, the smallest corner size the network gives
+#: among its sure cells (the tenth percentile), not the median. On a light table the network's map runs over the
+#: whole of a small card and says its corner is two or three times too big away from the index itself; cut to the
+#: median's size, the rank of a card 140-160 px tall was shrunk to a few pixels and never read.
+SMALLEST = True
 #: Two corners well apart naming the same card (its two indices) count as two looks agreeing.
 AGREE = True
 
@@ -108,12 +113,13 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
         side = max(float(np.median(size[mine])), 0.8 * min(cw, chh) * cell)
         if side < 8:
             continue
+        small = min(side, max(8.0, float(np.percentile(size[mine & (heat > HEAT)], 10)))) if SMALLEST else side
         pad = 0.8 * side
         x0, y0 = int(max(cx * cell - pad, 0)), int(max(cy * cell - pad, 0))
         x1, y1 = int(min((cx + cw) * cell + pad, fw)), int(min((cy + chh) * cell + pad, fh))
         if x1 - x0 < 8 or y1 - y0 < 8:
             continue
-        f = min(1.0, NORM / side)
+        f = min(1.0, NORM / small)
         crop = img[y0:y1, x0:x1]
         if f < 1:
             crop = cv2.resize(crop, (max(8, round((x1 - x0) * f)), max(8, round((y1 - y0) * f))),
@@ -135,7 +141,7 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
                     skip = np.zeros(mn.shape, np.uint8)
                 cv2.fillPoly(skip, [np.round(q).astype(np.int32)], 1)
         reads = []
-        sizes = glyph_sizes(side * f)
+        sizes = (glyph_sizes(small * f)[0], glyph_sizes(side * f)[1])
         for ink, checked in patch_inks(crop, mn):
             reads += corner_search.search(crop, ink, stock, model, reader.read_corners, glyph_range=sizes,
                                           colour=colour and checked, skip=skip, floor=floor)

@@ -75,9 +75,29 @@ def card_masks(small: np.ndarray) -> list[np.ndarray]:
     return masks
 
 
+#: A card-shaped outline holding two or more cards apart, each smaller than this share of its area, is no card: it
+#: is a patch of table between cards that happens to be card-shaped (a green cloth's outline round three small
+#: cards was read as one "back", which hid them). A court card's picture frame is over half its card.
+HOLDS_CARDS = 0.35
+
+
+def _holds_cards(quad: np.ndarray, quads: list[np.ndarray]) -> bool:
+    """Whether ``quad`` holds two or more of ``quads`` that lie apart, each under :data:`HOLDS_CARDS` of its area."""
+    area = cv2.contourArea(quad)
+    inner: list[np.ndarray] = []
+    for q in quads:
+        a = cv2.contourArea(q)
+        c = q.mean(0)
+        if a < HOLDS_CARDS * area and cv2.pointPolygonTest(quad, (float(c[0]), float(c[1])), False) >= 0:
+            if all(np.linalg.norm(c - k) > 0.5 * np.sqrt(a) for k in inner):  # (the same card found twice)
+                inner.append(c)
+    return len(inner) >= 2
+
+
 def _outermost(quads: list[np.ndarray]) -> list[np.ndarray]:
-    """Drop quads found twice and quads inside a bigger one (the frame round a court card's picture)."""
-    quads = sorted(quads, key=lambda q: -cv2.contourArea(q))
+    """Drop quads found twice and quads inside a bigger one (the frame round a court card's picture); but a quad
+    that holds several smaller cards is dropped instead (:func:`_holds_cards`)."""
+    quads = sorted((q for q in quads if not _holds_cards(q, quads)), key=lambda q: -cv2.contourArea(q))
     kept: list[np.ndarray] = []
     for q in quads:
         c = q.mean(0)
