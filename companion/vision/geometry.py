@@ -81,15 +81,14 @@ def card_masks(small: np.ndarray) -> list[np.ndarray]:
 HOLDS_CARDS = 0.35
 
 
-def _holds_cards(quad: np.ndarray, quads: list[np.ndarray]) -> bool:
-    """Whether ``quad`` holds two or more of ``quads`` that lie apart, each under :data:`HOLDS_CARDS` of its area."""
-    area = cv2.contourArea(quad)
+def _holds_cards(quad: np.ndarray, area: float, quads: list[np.ndarray], areas: np.ndarray) -> bool:
+    """Whether ``quad`` (of ``area``) holds two or more of ``quads`` (of ``areas``) that lie apart, each under
+    :data:`HOLDS_CARDS` of its area."""
     inner: list[np.ndarray] = []
-    for q in quads:
-        a = cv2.contourArea(q)
-        c = q.mean(0)
-        if a < HOLDS_CARDS * area and cv2.pointPolygonTest(quad, (float(c[0]), float(c[1])), False) >= 0:
-            if all(np.linalg.norm(c - k) > 0.5 * np.sqrt(a) for k in inner):  # (the same card found twice)
+    for k in np.nonzero(areas < HOLDS_CARDS * area)[0]:
+        c = quads[k].mean(0)
+        if cv2.pointPolygonTest(quad, (float(c[0]), float(c[1])), False) >= 0:
+            if all(np.linalg.norm(c - o) > 0.5 * np.sqrt(areas[k]) for o in inner):  # (the same card found twice)
                 inner.append(c)
     return len(inner) >= 2
 
@@ -97,7 +96,8 @@ def _holds_cards(quad: np.ndarray, quads: list[np.ndarray]) -> bool:
 def _outermost(quads: list[np.ndarray]) -> list[np.ndarray]:
     """Drop quads found twice and quads inside a bigger one (the frame round a court card's picture); but a quad
     that holds several smaller cards is dropped instead (:func:`_holds_cards`)."""
-    quads = sorted((q for q in quads if not _holds_cards(q, quads)), key=lambda q: -cv2.contourArea(q))
+    areas = np.array([cv2.contourArea(q) for q in quads])
+    quads = [quads[k] for k in np.argsort(-areas, kind="stable") if not _holds_cards(quads[k], areas[k], quads, areas)]
     kept: list[np.ndarray] = []
     for q in quads:
         c = q.mean(0)
