@@ -325,7 +325,9 @@ def test_whole_cards_whose_ranks_are_pale_are_named_never_misread():
     """Whole cards whose ranks are pale beside dark suits (each of the 52 bundled faces, its ranks at 40% of their
     contrast): the threshold the dark suit and pips set for the corner leaves only specks of the rank, and a second
     look nearer the paper finds it (``glyphs.FAINT_WHOLE``). Synthetic 720p cards 160 px tall on a dark table were
-    "no index" so (the 7S, 7D and 6C of one scene). With that look off, 26 of these are named; with it, 35."""
+    "no index" so (the 7S, 7D and 6C of one scene). With that look off, 25 of these are named; with it, 34. That
+    look can catch a fragment of a pale rank (the right stroke of this QD's Q read as J, 0.90), so a card only it
+    read, in one corner, must be surer (``reader.FAINT_ALONE``): without that rule the QD is misread."""
     got = {}
     for code in synth.ALL_CARDS:
         frame = synth.background((800, 600), "dark", 3)

@@ -27,6 +27,10 @@ BLACK_MAX, RED_MIN = 1.6, 1.08
 #: the synthetic training cuts 0.45% of suits are narrower), while a sliver of a letter or of a line beside a rank is
 #: that narrow (the mat's printed "ROW" read as 9C in a simulated game).
 SUIT_MIN_ASPECT = 0.35
+#: A whole card named by one corner alone, whose index only the second look nearer the paper found
+#: (``glyphs.FAINT_WHOLE``), is named only when that corner's read is at least this sure: that look can catch a
+#: fragment of a pale rank (the right stroke of a faint Q read as J at 0.90), and the other corner did not confirm it.
+FAINT_ALONE = 0.95
 
 
 @dataclass
@@ -129,6 +133,8 @@ def _card(frame: np.ndarray, corners: np.ndarray, reads: list) -> Detection | No
             conf = best.confidence * (1 - other.confidence)
     else:
         conf = best.confidence * (0.95 if reads.count(None) else 0.85)
+        if best.glyphs.faint and best.confidence < FAINT_ALONE:
+            conf = min(conf, 0.5)  # see FAINT_ALONE: "unknown", its guess kept
     height = max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1]))
     if conf < accept_for(height):
         return Detection(UNKNOWN, conf, pts, True, {"guess": best.code})
