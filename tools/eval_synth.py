@@ -36,8 +36,8 @@ def deck_faces(folder: Path) -> dict[str, np.ndarray]:
     faces = {}
     for code in synth.ALL_CARDS:
         img = cv2.imread(str(folder / f"{code}.png"), cv2.IMREAD_UNCHANGED)
-        if img is not None and img.ndim == 3 and 0.6 < img.shape[1] / img.shape[0] < 0.8:
-            faces[code] = img if img.shape[2] == 4 else img[:, :, :3]
+        if img is not None and img.ndim == 3 and img.shape[2] in (3, 4) and 0.6 < img.shape[1] / img.shape[0] < 0.8:
+            faces[code] = img
     return faces
 
 
