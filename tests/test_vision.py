@@ -374,3 +374,31 @@ def test_eval_synth_lays_another_decks_faces_and_names_a_folder_it_cannot_use(tm
     rng = np.random.default_rng(1)
     frame, cards = eval_synth.scene(rng, "wood", 250, n=3, faces=faces)
     assert cards == {"2D", "7H", "KS"} and frame.shape == (720, 1280, 3)
+
+
+def _lit_corner(code: str, paper, ink) -> np.ndarray:
+    """The top-left index corner of the bundled face of ``code`` as a camera sees it in one light: its paper
+    ``paper`` (BGR) and its darkest ink ``ink``, each pixel the mix of the two its darkness makes it."""
+    from companion.vision.geometry import CARD_H, CARD_W
+
+    face = cv2.resize(synth.photo_face(code), (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    corner = face[:int(CARD_H * 0.5), :int(CARD_W * 0.27)].astype(np.float32)
+    dark = 1 - corner.min(axis=2, keepdims=True) / 255
+    tint = corner / np.maximum(corner.max(axis=2, keepdims=True), 1)  # the ink's own colour, for a red index
+    lit = np.asarray(paper, np.float32) * (1 - dark) + np.asarray(ink, np.float32) * tint.clip(0.15, 1) * dark
+    return lit.clip(0, 255).astype(np.uint8)
+
+
+def test_black_ink_beside_clipped_paper_is_black_and_red_ink_stays_red():
+    """Warm bright light clips the paper's green and red at 255 but not its blue: measured against that paper, a
+    black index's blue looked darker than its red, and ink that had taken some green from the cloth beside the
+    card read as red enough (1.08) for a diamond. A plastic deck's 5S on green cloth at 160 px was so read as 5D
+    at 0.99, both corners agreeing (the colours here are about that corner's). Red is measured against green alone."""
+    from companion.vision import glyphs, reader
+
+    paper, black_ink = (213, 255, 254), (60, 120, 110)
+    black = glyphs.extract_index(_lit_corner("5S", paper, black_ink))
+    red = glyphs.extract_index(_lit_corner("5D", paper, (200, 200, 250)))
+    assert black is not None and red is not None
+    assert black.redness < reader.RED_MIN  # a diamond read from its suit's shape is "unknown"
+    assert red.redness > reader.BLACK_MAX  # ... and a real diamond is not

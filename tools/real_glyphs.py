@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from companion.vision import corners
-from companion.vision.detector import glyph_sizes, patch_inks
+from companion.vision.detector import glyph_sizes, ink_margin, patch_inks
 from companion.vision.classifier import JUNK, GlyphModel
 from companion.vision.glyphs import extract_indices, features
 
@@ -223,7 +223,8 @@ def photo_samples(img: np.ndarray, boxes: list[tuple[str, np.ndarray]], rng: np.
         for rep in range(per_box):
             crop, back, (lo, hi) = _patch(img, xy, wh, rep, rng)
             for mn, _ in patch_inks(crop):  # what the runtime reads in such a patch
-                comps = corners.ink_components(mn, np.full(mn.shape, 255, np.uint8), min_h=lo, max_h=hi)
+                comps = corners.ink_components(mn, np.full(mn.shape, 255, np.uint8), min_h=lo, max_h=hi,
+                                               margin=ink_margin(mn))
                 pairs = corners.candidate_pairs(comps)
                 if not pairs:
                     continue

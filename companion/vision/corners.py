@@ -22,10 +22,13 @@ ANCHOR = (20, 40)
 GLYPH_H = 22.0
 #: At most this many candidate pairs are read per frame (the nearest pairs first), to bound the time.
 MAX_PAIRS = 400
+#: On card stock, ink is this many grey levels darker than the mean of the 31x31 pixels round it.
+INK_MARGIN = 25
 
 
-def ink_components(mn: np.ndarray, stock: np.ndarray, *, min_h: int, max_h: int):
-    """Small dark shapes lying on card stock: arrays (cx, cy, w, h) for each."""
+def ink_components(mn: np.ndarray, stock: np.ndarray, *, min_h: int, max_h: int, margin: float = INK_MARGIN):
+    """Small dark shapes lying on card stock: arrays (cx, cy, w, h) for each. A pixel is ink where it is
+    ``margin`` grey levels darker than the mean round it (see :data:`INK_MARGIN`)."""
     # only inside the box round the card stock: the rest of the frame is table
     bx, by, bw, bh = cv2.boundingRect(stock)
     if bw == 0 or bh == 0:
@@ -33,7 +36,7 @@ def ink_components(mn: np.ndarray, stock: np.ndarray, *, min_h: int, max_h: int)
     bx, by = max(bx - 20, 0), max(by - 20, 0)
     bw, bh = min(bw + 40, mn.shape[1] - bx), min(bh + 40, mn.shape[0] - by)
     sub = np.s_[by:by + bh, bx:bx + bw]
-    ink = cv2.adaptiveThreshold(mn[sub], 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 25)
+    ink = cv2.adaptiveThreshold(mn[sub], 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, margin)
     ink &= cv2.dilate(stock[sub], np.ones((9, 9), np.uint8))
     _, labels, stats, cents = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_BBDT)
     stats[:, 0] += bx
@@ -144,7 +147,7 @@ def _more_looks(first, looks) -> float:
 
 def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphModel, read_corners,
            *, card_width: float | None = None, glyph_range: tuple[int, int] | None = None, colour: bool = True,
-           skip: np.ndarray | None = None, floor: bool = True):
+           skip: np.ndarray | None = None, floor: bool = True, margin: float = INK_MARGIN):
     """Index corners read in ``frame`` where ``stock`` (uint8 mask) marks card stock not yet explained by whole
     cards. ``card_width`` (pixels), when known from whole cards, bounds the glyph size. Returns (code,
     confidence, 4 corners of the index box in frame coordinates, rank centre). A read is kept at the confidence
@@ -153,12 +156,13 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
     ``colour`` (a frame with no colour in it) the ink's colour is not checked against the suit. ``skip`` (uint8 mask,
     the frame's size): shapes whose centre it marks are not read (they belong to cards named already). With
     ``floor=False`` the size floor is lifted: every read that survives its second look is returned, however small
-    its index (for ``tools/eval_misses``, which asks where a card was lost, never for naming a card)."""
+    its index (for ``tools/eval_misses``, which asks where a card was lost, never for naming a card). ``margin``: how
+    much darker than its surroundings ink is (see :func:`ink_components`)."""
     h = frame.shape[0]
     lo, hi = glyph_range or (max(6, h // 120), max(20, h // 12))
     if card_width:
         lo, hi = max(lo, int(0.05 * card_width)), min(hi, int(0.25 * card_width) + 1)
-    comps = ink_components(mn, stock, min_h=lo, max_h=hi)
+    comps = ink_components(mn, stock, min_h=lo, max_h=hi, margin=margin)
     if skip is not None and len(comps):
         cx = np.clip(comps[:, 0].astype(int), 0, skip.shape[1] - 1)
         cy = np.clip(comps[:, 1].astype(int), 0, skip.shape[0] - 1)

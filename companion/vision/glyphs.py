@@ -41,8 +41,11 @@ class IndexGlyphs:
             ink, paper_mask = self.pixels()
             paper = np.array(cv2.mean(corner, paper_mask)[:3]) + 1
             inkcol = corner[ink].reshape(-1, 3).astype(np.float32) / paper
-            b, g, r = np.median(inkcol, axis=0)
-            self.redness = float((1.02 - min(b, g)) / max(1.02 - r, 0.05))
+            _, g, r = np.median(inkcol, axis=0)
+            # red against green alone: under warm or bright light the paper's green and red clip at 255 together
+            # while its blue does not, and black ink measured against that paper looked red by its blue (a plastic
+            # deck's 5S read as 5D under such light); the two channels that clip together stay even for black ink
+            self.redness = float((1.02 - g) / max(1.02 - r, 0.05))
         return self.redness
 
 
