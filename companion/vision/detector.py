@@ -282,6 +282,7 @@ def add_corners(img: np.ndarray, dets: list[Detection], model: GlyphModel, colou
             continue  # a card the reader named already holds this corner: its reading stands
         extra.append(Detection(code, conf, tuple((float(x), float(y)) for x, y in pts), False,
                                {"found_by": "detector"}))
+    extra = reader.pips_allow(dets, extra)
     if not extra:
         return dets
     keep = []

@@ -1,0 +1,78 @@
+"""A number card's pips as a second look at a whole card (companion/vision/pips.py and its use in the reader)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision import reader, synth
+from companion.vision.classifier import default_model
+from companion.vision.detection import UNKNOWN, Detection
+from companion.vision.geometry import CARD_H, CARD_W
+from companion.vision.pips import COUNT, Pips, read_pips
+from tools import eval_synth
+
+
+def _flat(code: str) -> np.ndarray:
+    return np.ascontiguousarray(cv2.resize(synth.photo_face(code)[..., :3], (CARD_W, CARD_H),
+                                           interpolation=cv2.INTER_AREA))
+
+
+def test_the_pips_of_the_bundled_twos_to_tens_are_counted_and_suited_and_courts_give_none():
+    model = default_model()
+    got = {code: read_pips(_flat(code), model) for code in synth.ALL_CARDS}
+    numbers = [c for c in synth.ALL_CARDS if c[0] in COUNT and c[0] != "A"]
+    right = [c for c in numbers if got[c] and (got[c].count, got[c].suit) == (COUNT[c[0]], c[1])]
+    assert right == numbers
+    assert all(got[c] is None or (got[c].count, got[c].suit) == (1, c[1]) for c in synth.ALL_CARDS if c[0] == "A")
+    assert [c for c in synth.ALL_CARDS if c[0] in "JQK" and got[c] is not None] == []
+    red = [got[c].redness for c in numbers if c[1] in "DH"]
+    black = [got[c].redness for c in numbers if c[1] in "CS"]
+    assert min(red) > reader.PIP_RED and max(black) < reader.PIP_BLACK
+
+
+def test_small_whole_cards_are_named_where_their_pips_agree_never_misread(monkeypatch):
+    """720p scenes of cards 126 px tall on several tables: their 10 px ranks and 7 px suits are read too doubtfully
+    for a card that small (0.97 is asked), and their pips, counted and named, are the second look that makes them
+    sure. Without their agreement counted 30 of these 60 cards are named, with it 36 (none misread either way)."""
+    def named(kinds):
+        rng = np.random.default_rng(5)
+        right = wrong = 0
+        for kind in kinds:
+            for _ in range(2):
+                frame, cards = eval_synth.scene(rng, kind, 126)
+                got = {d.card for d in reader.recognize(frame) if d.card not in ("back", UNKNOWN)}
+                right, wrong = right + len(got & cards), wrong + len(got - cards)
+        return right, wrong
+
+    kinds = ["wood", "cloth", "grey", "dark", "cork"]
+    with_pips = named(kinds)
+    monkeypatch.setattr(reader, "PIP_SURE", 1.01)  # pips that agree count for nothing
+    without = named(kinds)
+    assert with_pips[1] == 0 and without[1] == 0
+    assert with_pips[0] >= without[0] + 4
+
+
+@pytest.mark.parametrize("read, pips, sure", [
+    ("5D", Pips(5, "S", 0.9, 1.0), False),   # black pips under a red read: "unknown"
+    ("5S", Pips(5, "D", 0.9, 2.4), False),   # red pips under a black read
+    ("5S", Pips(5, "S", 0.95, 1.0), True),   # five black spades: the read is sure
+    ("6S", Pips(5, "S", 0.95, 1.0), False),  # five pips say nothing of a six
+    ("5S", Pips(5, "C", 0.95, 1.0), False),  # clubs say nothing of a spade
+])
+def test_pips_make_a_read_sure_only_where_they_agree_and_unknown_where_their_colour_differs(read, pips, sure):
+    conf, against = reader._with_pips(0.6, read, pips)
+    assert (conf >= 0.97) == sure
+    assert (against is not None) == ((read[1] in "DH") != (pips.redness > 1.5))
+    if against:
+        assert conf < reader.accept_for(300)
+
+
+def test_an_index_read_in_the_other_colour_than_its_cards_pips_is_dropped():
+    quad = ((100.0, 100.0), (200.0, 100.0), (200.0, 245.0), (100.0, 245.0))
+    whole = Detection(UNKNOWN, 0.5, quad, True, {"guess": "5D", "pips": "black"})
+    inside = [Detection(code, 0.95, ((110.0, 110.0), (125.0, 110.0), (125.0, 140.0), (110.0, 140.0)), False)
+              for code in ("5D", "5S")]
+    elsewhere = Detection("9H", 0.95, ((400.0, 110.0), (415.0, 110.0), (415.0, 140.0), (400.0, 140.0)), False)
+    assert [d.card for d in reader.pips_allow([whole], inside + [elsewhere])] == ["5S", "9H"]
