@@ -23,6 +23,7 @@ import numpy as np
 from . import corners as corner_search
 from .classifier import GlyphModel
 from .detection import BACK, UNKNOWN, Detection
+from .levels import percentiles
 from . import reader
 
 MODEL = Path(__file__).resolve().parent / "models" / "corners.onnx"
@@ -179,7 +180,7 @@ MARGIN_SHARE, MARGIN_MIN = 0.1, 6.0
 
 def ink_margin(ink: np.ndarray) -> float:
     """How much darker than the mean round it a pixel of the marked patch ``ink`` (grey) must be to be ink."""
-    lo, hi = np.percentile(ink, (2, 98))
+    lo, hi = percentiles(ink, (2, 98))
     return float(np.clip(MARGIN_SHARE * (hi - lo), MARGIN_MIN, corner_search.INK_MARGIN))
 
 

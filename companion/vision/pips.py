@@ -19,6 +19,7 @@ import numpy as np
 
 from .classifier import GlyphModel
 from .glyphs import SUIT_SIZE
+from .levels import percentiles
 
 #: How many pips each rank has.
 COUNT = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10}
@@ -55,7 +56,7 @@ def read_pips(card: np.ndarray, model: GlyphModel | None) -> Pips | None:
     x0, x1, y0, y1 = int(FIELD[0] * w), int(FIELD[1] * w), int(FIELD[2] * h), int(FIELD[3] * h)
     colour = card[y0:y1, x0:x1]
     part = cv2.min(cv2.min(colour[:, :, 0], colour[:, :, 1]), colour[:, :, 2])
-    paper, dark = (float(v) for v in np.percentile(part, (90, 2)))
+    paper, dark = (float(v) for v in percentiles(part, (90, 2)))
     if paper - dark < 45 or model is None:
         return None
     level, ink = cv2.threshold(part, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)

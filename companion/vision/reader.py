@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from .classifier import JUNK, GlyphModel, default_model
-from .detection import BACK, UNKNOWN, Detection, accept_for
+from .detection import BACK, FULL_SIZE, UNKNOWN, Detection, accept_for
 from .frames import as_bgr
 from . import corners as corner_search
 from .geometry import CARD_H, CARD_W, find_quads, warp_card
@@ -146,9 +146,10 @@ def _card(frame: np.ndarray, corners: np.ndarray, reads: list, model: GlyphModel
         if best.glyphs.faint and best.confidence < FAINT_ALONE:
             conf = min(conf, 0.5)  # see FAINT_ALONE: "unknown", its guess kept
     against = None
-    if model is not None and best.code[0] in COUNT:
-        conf, against = _with_pips(conf, best.code, read_pips(warp_card(frame, corners), model))
     height = max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1]))
+    # (a large card's index is read well in both its shape and colour: its pips are looked at only if it is doubtful)
+    if model is not None and best.code[0] in COUNT and (height < FULL_SIZE or conf < accept_for(height)):
+        conf, against = _with_pips(conf, best.code, read_pips(warp_card(frame, corners), model))
     if against:
         return Detection(UNKNOWN, conf, pts, True, {"guess": best.code, "pips": against})
     if conf < accept_for(height):
