@@ -76,3 +76,47 @@ def test_an_index_read_in_the_other_colour_than_its_cards_pips_is_dropped():
               for code in ("5D", "5S")]
     elsewhere = Detection("9H", 0.95, ((400.0, 110.0), (415.0, 110.0), (415.0, 140.0), (400.0, 140.0)), False)
     assert [d.card for d in reader.pips_allow([whole], inside + [elsewhere])] == ["5S", "9H"]
+
+
+def _blank_indices(code: str, hide_pip: bool = False) -> np.ndarray:
+    """The bundled face of ``code`` with both index corners painted over in its paper's colour (an index lost to
+    glare or blur); with ``hide_pip``, its top-left pip too (as a card or a finger over it would)."""
+    face = synth.photo_face(code)[..., :3].copy()
+    h, w = face.shape[:2]
+    paper = np.median(face[int(0.45 * h):int(0.55 * h), int(0.03 * w):int(0.1 * w)].reshape(-1, 3), axis=0)
+    face[:int(0.27 * h), :int(0.16 * w)] = paper
+    face[h - int(0.27 * h):, w - int(0.16 * w):] = paper
+    if hide_pip:
+        model = default_model()
+        flat = cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+        assert read_pips(flat, model).count == COUNT[code[0]]
+        mn = flat.min(axis=2)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats((mn < 128).view(np.uint8))
+        inside = [k for k in range(1, n) if stats[k, 4] > 150 and stats[k, 0] > 0 and stats[k, 1] > 0
+                  and stats[k, 0] + stats[k, 2] < CARD_W and stats[k, 1] + stats[k, 3] < CARD_H]
+        top_left = min(inside, key=lambda k: stats[k, 0] + stats[k, 1])
+        x, y, bw, bh = stats[top_left, :4] * np.array([w / CARD_W, h / CARD_H, w / CARD_W, h / CARD_H])
+        face[int(y) - 3:int(y + bh) + 4, int(x) - 3:int(x + bw) + 4] = paper
+    return face
+
+
+def _read_laid(face: np.ndarray) -> list[str]:
+    frame = synth.background((800, 600), "wood", 2)
+    synth.paste(frame, face, synth._card_corners(400, 300, 220, 15))
+    return [d.card for d in reader.recognize(frame)]
+
+
+@pytest.mark.parametrize("code", ["6D", "9S", "7C", "TH", "3H"])
+def test_a_number_card_whose_indices_are_lost_is_named_by_its_pips(code):
+    assert _read_laid(_blank_indices(code)) == [code]
+
+
+@pytest.mark.parametrize("code", ["6D", "9S", "7C", "TH"])
+def test_a_number_card_with_a_pip_hidden_is_not_named_the_rank_below(code):
+    """One pip painted out: the rest no longer lie as any standard layout does (``pips.laid_out``)."""
+    assert _read_laid(_blank_indices(code, hide_pip=True)) in ([], [UNKNOWN])
+
+
+@pytest.mark.parametrize("code", ["KS", "QH", "AD"])
+def test_a_court_card_or_ace_whose_indices_are_lost_is_not_named(code):
+    assert all(c in (UNKNOWN, "back") for c in _read_laid(_blank_indices(code)))

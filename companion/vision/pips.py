@@ -46,6 +46,7 @@ class Pips:
     suit: str
     confidence: float
     redness: float
+    laid_out: bool = False  # whether they lie as a standard layout of ``count`` pips does (:func:`laid_out`)
 
 
 def read_pips(card: np.ndarray, model: GlyphModel | None) -> Pips | None:
@@ -105,4 +106,32 @@ def read_pips(card: np.ndarray, model: GlyphModel | None) -> Pips | None:
     white = colour[between].reshape(-1, 3).mean(axis=0) + 1
     _, g, r = np.median(colour[inside].reshape(-1, 3) / white, axis=0)
     redness = float((1.02 - g) / max(1.02 - r, 0.05))
-    return Pips(len(shapes), model.suit.classes[best], float(probs[best]), redness)
+    centres = np.array([((x0 + stats[k, 0] + stats[k, 2] / 2) / w, (y0 + stats[k, 1] + stats[k, 3] / 2) / h)
+                        for k in shapes])
+    return Pips(len(shapes), model.suit.classes[best], float(probs[best]), redness, laid_out(centres))
+
+
+#: Two pips' places (fractions of the card's width and height) this near count as mirrored, or as on the centre line.
+MIRROR = 0.06
+
+
+def laid_out(centres: np.ndarray) -> bool:
+    """Whether pips at ``centres`` (N x 2, fractions of the card's width and height) lie as every standard layout
+    of N pips does: each pip has a twin turned half a turn about the card's centre (a pip at the centre is its own),
+    but for a seven's one extra pip on the centre line. Two pips run together, a pip hidden by a card over it, or a
+    speck of table among them break it.
+
+    >>> laid_out(np.array([[0.5, 0.2], [0.5, 0.8]])), laid_out(np.array([[0.5, 0.2], [0.3, 0.8]]))
+    (True, False)
+    """
+    n = len(centres)
+    if n < 2:
+        return False
+    turned = 1.0 - centres
+    d = np.abs(centres[:, None, :] - turned[None, :, :]).max(axis=2)  # d[i, j]: pip i from pip j's twin place
+    # a pip at the centre is its own twin, MIRROR from it at most (some decks set a nine's centre pip a little low)
+    np.fill_diagonal(d, np.diag(d) / 2)
+    lone = [i for i in range(n) if d[i].min() > MIRROR]
+    if not lone:
+        return True
+    return n == 7 and len(lone) == 1 and abs(centres[lone[0], 0] - 0.5) < MIRROR

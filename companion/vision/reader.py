@@ -40,6 +40,10 @@ FAINT_ALONE = 0.95
 #: number cards whose pips were read, pips named 5 with the wrong suit (plastic's round spades, as diamonds, 0.50-0.64
 #: sure), none at 0.7 or more; their redness was 2.5 or more for every red card, at most 1.08 for every black one.
 PIP_SURE, PIP_RED, PIP_BLACK = 0.8, 1.3, 1.15
+#: A whole two to ten whose indices were not named at all (a blurred 10 px rank, a corner in glare) is named by its
+#: pips alone where they lie as its rank's standard layout does (``pips.laid_out``), are of one suit at least this
+#: sure and of its colour (as for PIP_SURE).
+PIP_ALONE = 0.95
 
 
 @dataclass
@@ -128,6 +132,9 @@ def _card(frame: np.ndarray, corners: np.ndarray, reads: list, model: GlyphModel
     named = [r for r in reads if r is not None and r.code is not None]
     pts = tuple((float(x), float(y)) for x, y in corners)
     if not named:
+        alone = _by_pips(frame, corners, model)
+        if alone is not None:
+            return alone
         if _looks_like_back(warp_card(frame, corners)):
             return Detection(BACK, 0.9, pts, True)
         if any(r is not None for r in reads):
@@ -171,6 +178,24 @@ def _with_pips(conf: float, code: str, pips) -> tuple[float, str | None]:
             pips.redness >= PIP_RED if red else pips.redness <= PIP_BLACK):
         return 1 - (1 - conf) * (1 - pips.confidence), None
     return conf, None
+
+
+def _by_pips(frame: np.ndarray, corners: np.ndarray, model: GlyphModel | None) -> Detection | None:
+    """A whole card whose indices were not named, named by its pips alone where they are sure (see
+    :data:`PIP_ALONE`); else None."""
+    if model is None:
+        return None
+    pips = read_pips(warp_card(frame, corners), model)
+    if pips is None or pips.count < 2 or not pips.laid_out or pips.confidence < PIP_ALONE:
+        return None
+    if not (pips.redness >= PIP_RED if pips.suit in "DH" else pips.redness <= PIP_BLACK):
+        return None
+    code = "23456789T"[pips.count - 2] + pips.suit
+    pts = tuple((float(x), float(y)) for x, y in corners)
+    height = max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1]))
+    if pips.confidence < accept_for(height):
+        return Detection(UNKNOWN, pips.confidence, pts, True, {"guess": code})
+    return Detection(code, pips.confidence, pts, True, {"found_by": "pips"})
 
 
 def pips_allow(cards: list[Detection], extra: list[Detection]) -> list[Detection]:
