@@ -147,7 +147,8 @@ def _more_looks(first, looks) -> float:
 
 def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphModel, read_corners,
            *, card_width: float | None = None, glyph_range: tuple[int, int] | None = None, colour: bool = True,
-           skip: np.ndarray | None = None, floor: bool = True, margin: float = INK_MARGIN):
+           skip: np.ndarray | None = None, floor: bool = True, margin: float = INK_MARGIN,
+           shapes_in: np.ndarray | None = None):
     """Index corners read in ``frame`` where ``stock`` (uint8 mask) marks card stock not yet explained by whole
     cards. ``card_width`` (pixels), when known from whole cards, bounds the glyph size. Returns (code,
     confidence, 4 corners of the index box in frame coordinates, rank centre). A read is kept at the confidence
@@ -157,12 +158,13 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
     the frame's size): shapes whose centre it marks are not read (they belong to cards named already). With
     ``floor=False`` the size floor is lifted: every read that survives its second look is returned, however small
     its index (for ``tools/eval_misses``, which asks where a card was lost, never for naming a card). ``margin``: how
-    much darker than its surroundings ink is (see :func:`ink_components`)."""
+    much darker than its surroundings ink is (see :func:`ink_components`). ``shapes_in`` (grey, ``mn``'s size): where
+    the shapes are found, when not in ``mn`` itself; they are cut and read from ``mn`` all the same."""
     h = frame.shape[0]
     lo, hi = glyph_range or (max(6, h // 120), max(20, h // 12))
     if card_width:
         lo, hi = max(lo, int(0.05 * card_width)), min(hi, int(0.25 * card_width) + 1)
-    comps = ink_components(mn, stock, min_h=lo, max_h=hi, margin=margin)
+    comps = ink_components(mn if shapes_in is None else shapes_in, stock, min_h=lo, max_h=hi, margin=margin)
     if skip is not None and len(comps):
         cx = np.clip(comps[:, 0].astype(int), 0, skip.shape[1] - 1)
         cy = np.clip(comps[:, 1].astype(int), 0, skip.shape[0] - 1)
