@@ -29,8 +29,9 @@ FIELD = (0.15, 0.85, 0.06, 0.94)
 #: A pip's area is within this range of the median pip's; any other shape in the field (a court card's picture, a
 #: large ornate ace, the next card's edge) means the pips are not read.
 AREA_RANGE = (0.5, 1.8)
-#: A pip is this tall (share of the card's height) and this wide for its height.
-PIP_H, PIP_ASPECT = (0.07, 0.3), (0.6, 1.5)
+#: A pip is this tall (share of the card's height) and this wide for its height; an ace's one pip may be up to
+#: ACE_H tall (a plastic deck's is 0.43-0.48).
+PIP_H, PIP_ASPECT, ACE_H = (0.07, 0.3), (0.6, 1.5), 0.55
 #: Pips this near the middle of the card (share of its height either side) may be upright or turned: not used for
 #: the suit (the pips above are upright, those below are turned, in every standard layout).
 MIDDLE = 0.06
@@ -73,18 +74,19 @@ def read_pips(card: np.ndarray, model: GlyphModel | None) -> Pips | None:
     # the card's edge (small beside a pip): only the second is let be
     if any(cut[k] and area[k] >= 0.2 * median for k in range(1, n)):
         return None
+    tallest = ACE_H if len(shapes) == 1 else PIP_H[1]
     for k in shapes:
         bw, bh = stats[k, 2], stats[k, 3]
         if not (AREA_RANGE[0] * median <= area[k] <= AREA_RANGE[1] * median
-                and PIP_H[0] * h <= bh <= PIP_H[1] * h and PIP_ASPECT[0] <= bw / bh <= PIP_ASPECT[1]):
+                and PIP_H[0] * h <= bh <= tallest * h and PIP_ASPECT[0] <= bw / bh <= PIP_ASPECT[1]):
             return None
     strength = np.clip((paper - part.astype(np.float32)) / max(paper - dark, 1.0), 0, 1)
     feats = []
     for k in shapes:
         x, y, bw, bh = stats[k, :4]
         middle = (y0 + y + bh / 2) / h - 0.5
-        if abs(middle) < MIDDLE:
-            continue
+        if abs(middle) < MIDDLE and len(shapes) > 1:
+            continue  # (an ace's one pip is upright)
         mask = cv2.dilate((labels[y:y + bh, x:x + bw] == k).view(np.uint8), np.ones((3, 3), np.uint8))
         pip = strength[y:y + bh, x:x + bw] * mask
         if middle > 0:
