@@ -36,9 +36,9 @@ FAINT_ALONE = 0.95
 #: its colour (redness at least PIP_RED for hearts and diamonds, at most PIP_BLACK for clubs and spades), counts the
 #: pips as a second look agreeing (confidences joined as for two corners). Where pips that number its rank are of the
 #: other colour (redness below RED_MIN for a red read, above BLACK_MAX for a black one) it is "unknown". Chosen on
-#: synthetic 720p scenes of the bundled deck and aisleriot's anglo and plastic decks, cards 126-196 px tall: of 663
+#: synthetic 720p scenes of the bundled deck and aisleriot's anglo and plastic decks, cards 126-196 px tall: of 504
 #: number cards whose pips were read, pips named 5 with the wrong suit (plastic's round spades, as diamonds, 0.50-0.64
-#: sure), none at 0.7 or more; their redness was 2.5 or more for every red card, at most 1.08 for every black one.
+#: sure), none at 0.7 or more; their redness was 2.47 or more for every red card, at most 1.08 for every black one.
 PIP_SURE, PIP_RED, PIP_BLACK = 0.8, 1.3, 1.15
 #: A whole two to ten whose indices were not named at all (a blurred 10 px rank, a corner in glare) is named by its
 #: pips alone where they lie as its rank's standard layout does (``pips.laid_out``), are of one suit at least this
