@@ -143,13 +143,14 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
                 cv2.fillPoly(skip, [np.round(q).astype(np.int32)], 1)
         reads = []
         sizes = (glyph_sizes(small * f)[0], glyph_sizes(side * f)[1])
-        for ink, checked in patch_inks(crop, mn):
+        inks = patch_inks(crop, mn)
+        for ink, checked in inks:
             reads += corner_search.search(crop, ink, stock, model, reader.read_corners, glyph_range=sizes,
                                           colour=colour and checked, skip=skip, floor=floor, margin=ink_margin(ink))
         if not reads and HAT and small * f < HAT_BELOW:
-            # thin strokes beside dark pips (see HAT): the shapes are found in the ink's black top-hat, the glyphs
-            # still cut and read from the ink itself
-            ink = brightened(mn)
+            # thin strokes beside dark pips (see HAT): the shapes are found in the darkest channel's black top-hat,
+            # the glyphs still cut and read from that channel itself
+            ink = inks[0][0]
             k = max(3, int(HAT * small * f) | 1)
             hat = cv2.bitwise_not(cv2.morphologyEx(ink, cv2.MORPH_BLACKHAT,
                                                    cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))))

@@ -39,14 +39,23 @@ class IndexGlyphs:
         """Measure (once) how red the index's ink is in ``corner``, the BGR image of the corner it was found in."""
         if self.redness is None:
             ink, paper_mask = self.pixels()
-            paper = np.array(cv2.mean(corner, paper_mask)[:3]) + 1
-            inkcol = corner[ink].reshape(-1, 3).astype(np.float32) / paper
-            _, g, r = np.median(inkcol, axis=0)
-            # red against green alone: under warm or bright light the paper's green and red clip at 255 together
-            # while its blue does not, and black ink measured against that paper looked red by its blue (a plastic
-            # deck's 5S read as 5D under such light); the two channels that clip together stay even for black ink
-            self.redness = float((1.02 - g) / max(1.02 - r, 0.05))
+            self.redness = redness(corner[ink], np.array(cv2.mean(corner, paper_mask)[:3]))
         return self.redness
+
+
+def redness(ink: np.ndarray, paper: np.ndarray) -> float:
+    """How red ink is (about 1 for black, 2 or more for red): its pixels ``ink`` (BGR, N x 3) against the colour of
+    the paper beside it (``paper``, BGR), red against green.
+
+    Red against green alone: under warm or bright light the paper's green and red clip at 255 together while its
+    blue does not, and black ink measured against that paper looked red by its blue (a plastic deck's 5S read as 5D
+    under such light); the two channels that clip together stay even for black ink.
+
+    >>> round(redness(np.array([[40, 40, 200]]), np.array([230, 235, 240])), 1)
+    4.5
+    """
+    _, g, r = np.median(ink.reshape(-1, 3).astype(np.float32) / (np.asarray(paper, np.float64) + 1), axis=0)
+    return float((1.02 - g) / max(1.02 - r, 0.05))
 
 
 def _histograms(corners: np.ndarray) -> np.ndarray:
@@ -89,7 +98,9 @@ def _strength(mn: np.ndarray, levels) -> np.ndarray:
     return np.clip((paper_level - mn.astype(np.float32)) / max(paper_level - dark_level, 1), 0, 1)
 
 
-def _norm_patch(mn: np.ndarray, levels, labels: np.ndarray, ids, box, size) -> np.ndarray:
+def norm_patch(mn: np.ndarray, levels, labels: np.ndarray, ids, box, size) -> np.ndarray:
+    """The glyph of the shapes ``ids`` of ``labels`` in ``box`` (x, y, w, h) of ``mn``, as the classifiers take it:
+    its ink strength against ``levels`` (paper, dark) scaled to ``size`` (w, h), less its mean, of unit norm."""
     x, y, w, h = box
     sub = _strength(mn[y:y + h, x:x + w], levels)
     lab = labels[y:y + h, x:x + w]
@@ -306,14 +317,14 @@ def _assemble(mn: np.ndarray, labels: np.ndarray, comps: list, levels, anchor, m
         sbox = suit[:4]
         ids = [c[4] for c in group]
         scale = (float(levels[2]), float(levels[0]))  # (paper, dark)
-        rank = _norm_patch(mn, scale, labels, ids, rbox, RANK_SIZE)
+        rank = norm_patch(mn, scale, labels, ids, rbox, RANK_SIZE)
         paper70 = float(levels[1])
 
         def pixels(ids=tuple(ids) + (suit[4],)):
             return np.isin(labels, ids), (mn >= paper70).view(np.uint8)
 
         def make_suit(label=suit[4]):
-            return _norm_patch(mn, scale, labels, [label], sbox, SUIT_SIZE)
+            return norm_patch(mn, scale, labels, [label], sbox, SUIT_SIZE)
 
         return IndexGlyphs(rank, None, rbox, sbox, None, rbox[2] / rbox[3], sbox[2] / sbox[3], pixels, make_suit)
     return None

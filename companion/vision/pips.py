@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from .classifier import GlyphModel
-from .glyphs import SUIT_SIZE
+from .glyphs import SUIT_SIZE, norm_patch, redness
 from .levels import percentiles
 
 #: How many pips each rank has.
@@ -80,37 +80,29 @@ def read_pips(card: np.ndarray, model: GlyphModel | None) -> Pips | None:
         if not (AREA_RANGE[0] * median <= area[k] <= AREA_RANGE[1] * median
                 and PIP_H[0] * h <= bh <= tallest * h and PIP_ASPECT[0] <= bw / bh <= PIP_ASPECT[1]):
             return None
-    strength = np.clip((paper - part.astype(np.float32)) / max(paper - dark, 1.0), 0, 1)
     feats = []
     for k in shapes:
         x, y, bw, bh = stats[k, :4]
         middle = (y0 + y + bh / 2) / h - 0.5
         if abs(middle) < MIDDLE and len(shapes) > 1:
             continue  # (an ace's one pip is upright)
-        mask = cv2.dilate((labels[y:y + bh, x:x + bw] == k).view(np.uint8), np.ones((3, 3), np.uint8))
-        pip = strength[y:y + bh, x:x + bw] * mask
+        pip = norm_patch(part, (paper, dark), labels, [k], (x, y, bw, bh), SUIT_SIZE)
         if middle > 0:
             pip = pip[::-1, ::-1]  # a pip in the lower half is printed upside down
-        pip = cv2.resize(pip, SUIT_SIZE, interpolation=cv2.INTER_AREA)
-        pip = pip - pip.mean()
-        pip = pip / max(float(np.linalg.norm(pip)), 1e-6)
         feats.append(np.append(pip.ravel(), np.float32(np.log(bw / bh))).astype(np.float32))
     if not feats:
         return None
     probs = model.suit.probs(np.stack(feats)).mean(axis=0)
     best = int(probs.argmax())
-    # the colour from the pips' inside (eroded: their edges are half paper) against the paper between them,
-    # red against green as for an index (glyphs.IndexGlyphs.measure_redness)
+    # the colour from the pips' inside (eroded: their edges are half paper) against the paper between them
     inside = cv2.erode((np.isin(labels, shapes)).view(np.uint8), np.ones((3, 3), np.uint8)) > 0
     between = part > (paper + level) / 2
     if cv2.countNonZero(inside.view(np.uint8)) < 10 or not between.any():
         return None
-    white = colour[between].reshape(-1, 3).mean(axis=0) + 1
-    _, g, r = np.median(colour[inside].reshape(-1, 3) / white, axis=0)
-    redness = float((1.02 - g) / max(1.02 - r, 0.05))
+    red = redness(colour[inside], colour[between].reshape(-1, 3).mean(axis=0))
     centres = np.array([((x0 + stats[k, 0] + stats[k, 2] / 2) / w, (y0 + stats[k, 1] + stats[k, 3] / 2) / h)
                         for k in shapes])
-    return Pips(len(shapes), model.suit.classes[best], float(probs[best]), redness, laid_out(centres))
+    return Pips(len(shapes), model.suit.classes[best], float(probs[best]), red, laid_out(centres))
 
 
 #: Two pips' places (fractions of the card's width and height) this near count as mirrored, or as on the centre line.
@@ -136,4 +128,4 @@ def laid_out(centres: np.ndarray) -> bool:
     lone = [i for i in range(n) if d[i].min() > MIRROR]
     if not lone:
         return True
-    return n == 7 and len(lone) == 1 and abs(centres[lone[0], 0] - 0.5) < MIRROR
+    return bool(n == 7 and len(lone) == 1 and abs(centres[lone[0], 0] - 0.5) < MIRROR)

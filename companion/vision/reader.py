@@ -131,11 +131,13 @@ def _card(frame: np.ndarray, corners: np.ndarray, reads: list, model: GlyphModel
     looked at too (see :data:`PIP_SURE`; not in a grey frame, where their colour says nothing)."""
     named = [r for r in reads if r is not None and r.code is not None]
     pts = tuple((float(x), float(y)) for x, y in corners)
+    height = max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1]))
     if not named:
-        alone = _by_pips(frame, corners, model)
+        card = warp_card(frame, corners)
+        alone = _by_pips(card, pts, height, model)
         if alone is not None:
             return alone
-        if _looks_like_back(warp_card(frame, corners)):
+        if _looks_like_back(card):
             return Detection(BACK, 0.9, pts, True)
         if any(r is not None for r in reads):
             return Detection(UNKNOWN, 0.0, pts, True)
@@ -153,7 +155,6 @@ def _card(frame: np.ndarray, corners: np.ndarray, reads: list, model: GlyphModel
         if best.glyphs.faint and best.confidence < FAINT_ALONE:
             conf = min(conf, 0.5)  # see FAINT_ALONE: "unknown", its guess kept
     against = None
-    height = max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1]))
     # (a large card's index is read well in both its shape and colour: its pips are looked at only if it is doubtful)
     if model is not None and best.code[0] in COUNT and (height < FULL_SIZE or conf < accept_for(height)):
         conf, against = _with_pips(conf, best.code, read_pips(warp_card(frame, corners), model))
@@ -180,19 +181,17 @@ def _with_pips(conf: float, code: str, pips) -> tuple[float, str | None]:
     return conf, None
 
 
-def _by_pips(frame: np.ndarray, corners: np.ndarray, model: GlyphModel | None) -> Detection | None:
-    """A whole card whose indices were not named, named by its pips alone where they are sure (see
-    :data:`PIP_ALONE`); else None."""
+def _by_pips(card: np.ndarray, pts: tuple, height: float, model: GlyphModel | None) -> Detection | None:
+    """A whole card whose indices were not named (``card`` flattened; its corners ``pts`` in the frame, ``height``
+    px tall there), named by its pips alone where they are sure (see :data:`PIP_ALONE`); else None."""
     if model is None:
         return None
-    pips = read_pips(warp_card(frame, corners), model)
+    pips = read_pips(card, model)
     if pips is None or pips.count < 2 or not pips.laid_out or pips.confidence < PIP_ALONE:
         return None
     if not (pips.redness >= PIP_RED if pips.suit in "DH" else pips.redness <= PIP_BLACK):
         return None
     code = "23456789T"[pips.count - 2] + pips.suit
-    pts = tuple((float(x), float(y)) for x, y in corners)
-    height = max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1]))
     if pips.confidence < accept_for(height):
         return Detection(UNKNOWN, pips.confidence, pts, True, {"guess": code})
     return Detection(code, pips.confidence, pts, True, {"found_by": "pips"})
