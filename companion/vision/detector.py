@@ -14,13 +14,16 @@ card is still named only when the careful reading is sure of it ("unknown" over 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
+from typing import NamedTuple
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from . import corners as corner_search
+from . import paper
 from .classifier import GlyphModel
 from .detection import BACK, UNKNOWN, Detection
 from .levels import percentiles
@@ -86,21 +89,25 @@ def heat_map(img: np.ndarray, net=None) -> tuple[np.ndarray, np.ndarray, float]:
     return heat.astype(np.float32), size.astype(np.float32), s
 
 
-def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[np.ndarray] = (),
-                 colour: bool = True, floor: bool = True) -> list[tuple[str, float, np.ndarray, np.ndarray]]:
-    """Index corners the network marks in ``img`` and the corner search names: (code, confidence, the index box's
-    4 corners, the rank's centre), in frame coordinates; one read per code, none where two names clash. A marked
-    patch whose centre lies inside one of the ``known`` polygons (cards already named) is not read again.
-    ``floor=False`` lifts the corner search's size floor (see :func:`corners.search`)."""
-    heat, size, s = heat_map(img, net)
+class Patch(NamedTuple):
+    """One place the network marks as an index corner: its cells' bounding box and middle (frame pixels), the
+    corner's size (its longer side, frame pixels) and the smallest size its sure cells give (see SMALLEST)."""
+
+    box: tuple[float, float, float, float]
+    middle: tuple[float, float]
+    side: float
+    small: float
+
+
+def marked_patches(maps: tuple[np.ndarray, np.ndarray, float], known: Sequence[np.ndarray] = ()) -> list[Patch]:
+    """The places :func:`heat_map`'s ``maps`` mark as index corners, but for those whose middle lies inside one of
+    the ``known`` polygons (cards named already) and those too small to cut."""
+    heat, size, s = maps
     # the cells of one corner, joined across small gaps (a weak cell between two sure ones)
     loose = cv2.dilate((heat > LOOSE).astype(np.uint8), np.ones((3, 3), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(loose, connectivity=8)
-    mn_full = None
-    best: dict[str, tuple] = {}
-    every: dict[str, list] = {}
-    fh, fw = img.shape[:2]
     cell = STRIDE / s  # frame pixels per cell
+    out = []
     for k in range(1, n):
         cx, cy, cw, chh, _ = stats[k]
         mine = labels == k
@@ -115,9 +122,25 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
         if side < 8:
             continue
         small = min(side, max(8.0, float(np.percentile(size[mine & (heat > HEAT)], 10)))) if SMALLEST else side
+        out.append(Patch((cx * cell, cy * cell, (cx + cw) * cell, (cy + chh) * cell), middle, side, small))
+    return out
+
+
+def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[np.ndarray] = (),
+                 colour: bool = True, floor: bool = True, maps=None) -> list[tuple[str, float, np.ndarray, np.ndarray]]:
+    """Index corners the network marks in ``img`` and the corner search names: (code, confidence, the index box's
+    4 corners, the rank's centre), in frame coordinates; one read per code, none where two names clash. A marked
+    patch whose centre lies inside one of the ``known`` polygons (cards already named) is not read again.
+    ``floor=False`` lifts the corner search's size floor (see :func:`corners.search`). ``maps``: what
+    :func:`heat_map` gave for ``img``, where the caller has it already."""
+    mn_full = None
+    best: dict[str, tuple] = {}
+    every: dict[str, list] = {}
+    fh, fw = img.shape[:2]
+    for (bx0, by0, bx1, by1), _middle, side, small in marked_patches(maps or heat_map(img, net), known):
         pad = 0.8 * side
-        x0, y0 = int(max(cx * cell - pad, 0)), int(max(cy * cell - pad, 0))
-        x1, y1 = int(min((cx + cw) * cell + pad, fw)), int(min((cy + chh) * cell + pad, fh))
+        x0, y0 = int(max(bx0 - pad, 0)), int(max(by0 - pad, 0))
+        x1, y1 = int(min(bx1 + pad, fw)), int(min(by1 + pad, fh))
         if x1 - x0 < 8 or y1 - y0 < 8:
             continue
         f = min(1.0, NORM / small)
@@ -284,6 +307,9 @@ def add_corners(img: np.ndarray, dets: list[Detection], model: GlyphModel, colou
     it is ``dets``. Without ``colour`` (a grey frame) the ink's colour is not checked against the suit."""
     if _net() is None:
         return dets
+    maps = heat_map(img)
+    if PAPER:
+        dets = _whole_cards_near(img, dets, maps, model, colour)
     named = {d.card for d in dets if d.card != UNKNOWN}
     polys = [(d, np.asarray(d.corners, np.float32)) for d in dets]
     extra = []
@@ -294,7 +320,7 @@ def add_corners(img: np.ndarray, dets: list[Detection], model: GlyphModel, colou
         c = p.mean(0)
         known.append(p if d.whole_card else c + (p - c) * 1.5)  # an index box read: a little round it too
     floor = ACCEPT if colour else GREY_ACCEPT
-    for code, conf, pts, centre in find_corners(img, model, known=known, colour=colour):
+    for code, conf, pts, centre in find_corners(img, model, known=known, colour=colour, maps=maps):
         if code in named or conf < floor:
             continue
         inside = [d for d, p in polys if cv2.pointPolygonTest(p, (float(centre[0]), float(centre[1])), False) >= 0]
@@ -313,6 +339,31 @@ def add_corners(img: np.ndarray, dets: list[Detection], model: GlyphModel, colou
             continue  # a face: a court card's busy picture, or glare, can look like a printed back
         keep.append(d)
     return keep + extra
+
+
+#: Whether whole cards are also looked for round the marked corners, by their paper's colour (``paper.py``).
+PAPER = True
+
+
+def _whole_cards_near(img: np.ndarray, dets: list[Detection], maps, model: GlyphModel,
+                      colour: bool) -> list[Detection]:
+    """``dets`` plus the whole cards found round the marked corners that no named card holds (``paper.
+    quads_near``) and read as whole cards are, where they name a card not named yet; an "unknown" holding one of
+    those is dropped (it was that card, or a patch of table round it)."""
+    known = [np.asarray(d.corners, np.float32) for d in dets if d.whole_card and d.card not in (UNKNOWN, BACK)]
+    quads = paper.quads_near(img, marked_patches(maps, known), known)
+    named = {d.card for d in dets if d.card not in (UNKNOWN, BACK)}
+    new: list[Detection] = []
+    for d in reader.read_cards(img, quads, model, colour):
+        # named by two looks that agree (both corners, or a corner and the pips): a row of overlapping cards can
+        # make one card-shaped patch of paper, whose two corners are two cards' and whose middle holds no pips
+        if d is not None and d.card not in (UNKNOWN, BACK) and d.card not in named and d.extra.get("looks", 0) >= 2:
+            named.add(d.card)
+            new.append(replace(d, extra={**d.extra, "found_by": "paper"}))
+    if not new:
+        return dets
+    return [d for d in dets if d.card != UNKNOWN or not any(
+        cv2.pointPolygonTest(np.asarray(d.corners, np.float32), n.center, False) >= 0 for n in new)] + new
 
 
 def _at_a_corner(quad: np.ndarray, point: tuple[float, float]) -> bool:

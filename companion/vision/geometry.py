@@ -106,7 +106,7 @@ def _outermost(quads: list[np.ndarray]) -> list[np.ndarray]:
     return kept
 
 
-def _quad_of(cnt: np.ndarray, area: float) -> np.ndarray | None:
+def quad_of(cnt: np.ndarray, area: float) -> np.ndarray | None:
     """The card-proportioned convex quadrilateral that ``cnt`` (a contour of ``area``) is, or None."""
     hull = cv2.convexHull(cnt)
     peri = cv2.arcLength(hull, True)
@@ -181,7 +181,7 @@ def find_quads(frame: np.ndarray, *, min_area_frac: float = 0.002):
             area = cv2.contourArea(cnt)
             if area < min_area_frac * sa or area > 0.4 * sa:
                 continue
-            quad = _quad_of(cnt, area)
+            quad = quad_of(cnt, area)
             if quad is not None:
                 q = order_corners((_grow(quad, grow) if grow else quad) / scale)
                 quads.append(q.mean(0) + (q - q.mean(0)) * 1.03)  # the mask sits just inside the card's edge

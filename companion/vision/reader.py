@@ -155,14 +155,16 @@ def _card(frame: np.ndarray, corners: np.ndarray, reads: list, model: GlyphModel
         if best.glyphs.faint and best.confidence < FAINT_ALONE:
             conf = min(conf, 0.5)  # see FAINT_ALONE: "unknown", its guess kept
     against = None
+    looks = sum(r.code == best.code for r in named)  # the corners that name the card
     # (a large card's index is read well in both its shape and colour: its pips are looked at only if it is doubtful)
     if model is not None and best.code[0] in COUNT and (height < FULL_SIZE or conf < accept_for(height)):
-        conf, against = _with_pips(conf, best.code, read_pips(warp_card(frame, corners), model))
+        read, (conf, against) = conf, _with_pips(conf, best.code, read_pips(warp_card(frame, corners), model))
+        looks += conf > read  # and its pips, where they agree
     if against:
         return Detection(UNKNOWN, conf, pts, True, {"guess": best.code, "pips": against})
     if conf < accept_for(height):
         return Detection(UNKNOWN, conf, pts, True, {"guess": best.code})
-    return Detection(best.code, conf, pts, True)
+    return Detection(best.code, conf, pts, True, {"looks": looks})
 
 
 def _with_pips(conf: float, code: str, pips) -> tuple[float, str | None]:
@@ -194,7 +196,7 @@ def _by_pips(card: np.ndarray, pts: tuple, height: float, model: GlyphModel | No
     code = "23456789T"[pips.count - 2] + pips.suit
     if pips.confidence < accept_for(height):
         return Detection(UNKNOWN, pips.confidence, pts, True, {"guess": code})
-    return Detection(code, pips.confidence, pts, True, {"found_by": "pips"})
+    return Detection(code, pips.confidence, pts, True, {"found_by": "pips", "looks": 1})
 
 
 def pips_allow(cards: list[Detection], extra: list[Detection]) -> list[Detection]:
