@@ -92,3 +92,32 @@ def test_the_distance_is_small_on_the_paper_and_large_on_the_table():
     lab = cv2.cvtColor(np.array([[[240, 240, 240], CREAM, (60, 90, 40)]], np.uint8), cv2.COLOR_BGR2Lab)
     d = paper.distance(lab, lab[0, 0].astype(np.float32))[0]
     assert d[0] == 0 and d[1] > 20 and d[2] > 100
+
+
+def test_a_card_whose_print_runs_to_its_edge_is_outlined_whole():
+    """Ink touching the card's edge (an index printed against a border line, large pips on a small card) dents
+    the patch of paper deeply; the card is still outlined to its true corners, so its index is not cut off (a 3
+    so cut reads as a J)."""
+    img = table()
+    truth = lay(img, "7H", 140, 20)
+    for k in (0, 2):  # two dark blots astride each long side, a sixth of the card wide
+        a, b = truth[k], truth[k + 1]
+        for t in (0.3, 0.7):
+            centre = a + (b - a) * t
+            cv2.circle(img, (int(centre[0]), int(centre[1])), 9, (40, 40, 150), -1)
+    img = cv2.GaussianBlur(img, (3, 3), 0.8)
+    found = quads(img)
+    assert len(found) == 1
+    assert np.abs(found[0] - truth).max() < 0.05 * 140
+
+
+def test_fitted_corners_are_where_the_sides_meet_not_inside_a_rounded_corner():
+    w, h, r = 100.0, 140.0, 12.0
+    arcs = []
+    for cx, cy, start in ((w - r, r, -90), (w - r, h - r, 0), (r, h - r, 90), (r, r, 180)):
+        a = np.radians(np.linspace(start, start + 90, 20))
+        arcs.append(np.stack([cx + r * np.cos(a), cy + r * np.sin(a)], 1))
+    outline = np.concatenate([np.linspace(p[-1], q[0], 40) for p, q in zip(arcs, arcs[1:] + arcs[:1])] + arcs)
+    rough = np.float32([[4, 4], [w - 4, 4], [w - 4, h - 4], [4, h - 4]])  # a polygon's vertices on the arcs
+    got = paper.fitted(outline.reshape(-1, 1, 2).astype(np.float32), rough)
+    assert np.abs(got - np.float32([[0, 0], [w, 0], [w, h], [0, h]])).max() < 0.5

@@ -106,8 +106,9 @@ def _outermost(quads: list[np.ndarray]) -> list[np.ndarray]:
     return kept
 
 
-def quad_of(cnt: np.ndarray, area: float) -> np.ndarray | None:
-    """The card-proportioned convex quadrilateral that ``cnt`` (a contour of ``area``) is, or None."""
+def quad_of(cnt: np.ndarray, area: float, box_fill: float = 0.93) -> np.ndarray | None:
+    """The card-proportioned convex quadrilateral that ``cnt`` (a contour of ``area``) is, or None. Where its hull
+    is no quadrilateral, ``cnt`` must fill more than ``box_fill`` of its smallest bounding rectangle."""
     hull = cv2.convexHull(cnt)
     peri = cv2.arcLength(hull, True)
     approx = cv2.approxPolyDP(hull, 0.03 * peri, True)
@@ -115,7 +116,7 @@ def quad_of(cnt: np.ndarray, area: float) -> np.ndarray | None:
         quad = approx.reshape(4, 2).astype(np.float32)
     else:
         quad = cv2.boxPoints(cv2.minAreaRect(cnt))
-        if area / max(cv2.contourArea(quad), 1) <= 0.93:
+        if area / max(cv2.contourArea(quad), 1) <= box_fill:
             return None
     qa = cv2.contourArea(quad)
     sides = np.linalg.norm(quad - np.roll(quad, -1, 0), axis=1)
