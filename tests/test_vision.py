@@ -402,3 +402,25 @@ def test_black_ink_beside_clipped_paper_is_black_and_red_ink_stays_red():
     assert black is not None and red is not None
     assert black.redness < reader.RED_MIN  # a diamond read from its suit's shape is "unknown"
     assert red.redness > reader.BLACK_MAX  # ... and a real diamond is not
+
+
+@pytest.mark.parametrize("code, misread_as", [("3C", "5C"), ("6C", "5C"), ("3S", "5S")])
+def test_an_outline_that_cuts_off_the_index_gives_unknown_not_another_card(code, misread_as, monkeypatch):
+    """An outline 6% inside a card's edge cuts off the left of its index, and a cut 3 or 6 reads as a 5 in both
+    corners, 0.95-0.99 sure. The reader looks again with the outline a little larger, which reads otherwise: the
+    card is "unknown", its guess kept, rather than the wrong card."""
+    from companion.vision import reader
+    from companion.vision.classifier import default_model
+
+    img = np.full((720, 1280, 3), (60, 90, 40), np.uint8)  # green cloth
+    corners = synth._card_corners(640, 360, 160, 0)
+    synth.paste(img, synth.photo_face(code), corners)
+    q = order_corners(np.float32(corners))
+    w, h = (q[1] - q[0]) * 0.06, (q[3] - q[0]) * 0.06
+    tight = q + np.float32([w + h, h - w, -w - h, w - h])
+    assert reader.read_cards(img, [q], default_model())[0].card == code
+    monkeypatch.setattr(reader, "EDGE_AGAIN", None)
+    assert reader.read_cards(img, [tight], default_model())[0].card == misread_as  # (else this test says nothing)
+    monkeypatch.undo()
+    got = reader.read_cards(img, [tight], default_model())[0]
+    assert (got.card, got.extra.get("guess")) == (UNKNOWN, misread_as)

@@ -36,6 +36,8 @@ LIGHTNESS = 0.3
 #: The distance from the paper's colour is split into paper and not-paper at up to this many levels (Otsu, then
 #: Otsu again within the nearer part): a window holding a shadow's edge splits light from dark table first.
 LEVELS = 3
+#: A card found is this much larger than its patch of paper, which sits just inside the card's edge.
+GROW = 1.02
 #: The least share of its hull a card's patch of paper fills. Pips and an index touching the card's edge or a
 #: border line printed round it dent the patch deeply at a small card's size; its hull is still the card's.
 #: (Synthetic 720p scenes, cards named at 126 / 160 / 196 px, the outline itself as before -> its hull at 0.7:
@@ -73,7 +75,7 @@ def quads_near(img: np.ndarray, patches: Sequence, known: Sequence[np.ndarray] =
         if quad is not None:
             quad = order_corners(quad / f)
             c = quad.mean(0)
-            found.append((c + (quad - c) * 1.02).astype(np.float32))  # the mask sits just inside the card's edge
+            found.append((c + (quad - c) * GROW).astype(np.float32))
     return found
 
 

@@ -112,10 +112,11 @@ def _looks_like_back(card: np.ndarray) -> bool:
 
 
 def read_cards(frame: np.ndarray, quads: list[np.ndarray], model: GlyphModel,
-               colour: bool = True) -> list[Detection | None]:
+               colour: bool = True, again: bool = True) -> list[Detection | None]:
     """Read the whole card at each of ``quads`` (corners ordered by geometry.order_corners), their index corners
     in one batch: a Detection, or None where a quad is no card. Without ``colour`` (a frame with no colour in it)
-    the ink's colour is not checked against the suit."""
+    the ink's colour is not checked against the suit. ``again``: look again at a card whose index may be cut off
+    (see :data:`EDGE_AGAIN`)."""
     cw, ch = int(CARD_W * CORNER_W), int(CARD_H * CORNER_H)
     # only the two index corners are flattened: the top-left, and the bottom-right turned upright
     cuts = [warp_card(frame, np.roll(q, -k, axis=0), crop=(cw, ch)) for q in quads for k in (0, 2)]
@@ -123,7 +124,25 @@ def read_cards(frame: np.ndarray, quads: list[np.ndarray], model: GlyphModel,
         return []
     darkest = np.stack([cv2.min(cv2.min(c[:, :, 0], c[:, :, 1]), c[:, :, 2]) for c in cuts])
     reads = read_corners(darkest, model, colours=[lambda c=c: c for c in cuts] if colour else None)
-    return [_card(frame, q, reads[2 * n:2 * n + 2], model if colour else None) for n, q in enumerate(quads)]
+    out = [_card(frame, q, reads[2 * n:2 * n + 2], model if colour else None) for n, q in enumerate(quads)]
+    if EDGE_AGAIN and again:
+        edge = max(2, int(cw * 0.07)) + 1  # (the cut's first rows and columns are blanked: see glyphs._ink)
+        cut = [n for n, d in enumerate(out) if d is not None and d.card not in (UNKNOWN, BACK) and any(
+            r is not None and r.code == d.card and min(r.glyphs.rank_box[:2]) <= edge for r in reads[2 * n:2 * n + 2])]
+        if cut:
+            grown = [(quads[n].mean(0) + (quads[n] - quads[n].mean(0)) * EDGE_AGAIN).astype(np.float32) for n in cut]
+            for n, d in zip(cut, read_cards(frame, grown, model, colour, again=False)):
+                if d is None or d.card != out[n].card:
+                    was = out[n]
+                    out[n] = Detection(UNKNOWN, min(was.confidence, 0.5), was.corners, True, {"guess": was.card})
+    return out
+
+
+#: A whole card named by a rank that touches its cut's top or left edge is read again with its outline this much
+#: larger, and stays "unknown" unless it reads the same: an outline a little inside the card's edge cuts off the
+#: side of an index printed close to it, and a 3 so cut reads as a J, an 8 as a 3, in both corners (aisleriot's
+#: paris deck). None: no second read.
+EDGE_AGAIN: float | None = 1.04
 
 
 def _card(frame: np.ndarray, corners: np.ndarray, reads: list, model: GlyphModel | None = None) -> Detection | None:
