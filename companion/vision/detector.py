@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import NamedTuple
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -26,6 +26,7 @@ from . import corners as corner_search
 from . import paper
 from .classifier import GlyphModel
 from .detection import BACK, UNKNOWN, Detection
+from .geometry import scaled
 from .levels import percentiles
 from . import reader
 
@@ -69,7 +70,11 @@ def _load(path: str):
     return cv2.dnn.readNetFromONNX(path) if classic is None else cv2.dnn.readNetFromONNX(path, engine=classic)
 
 
-def heat_map(img: np.ndarray, net=None) -> tuple[np.ndarray, np.ndarray, float]:
+#: What :func:`heat_map` gives: each cell's heat and the corner size it says, and the scale the frame was shrunk by.
+Maps = tuple[np.ndarray, np.ndarray, float]
+
+
+def heat_map(img: np.ndarray, net=None) -> Maps:
     """The network's two maps for ``img`` (BGR): the probability that each 4x4 cell of the scaled frame is part of
     an index corner, and the corner's size there (frame pixels); and the scale the frame was shrunk by."""
     net = net if net is not None else _net()
@@ -99,7 +104,7 @@ class Patch(NamedTuple):
     small: float
 
 
-def marked_patches(maps: tuple[np.ndarray, np.ndarray, float], known: Sequence[np.ndarray] = ()) -> list[Patch]:
+def marked_patches(maps: Maps, known: Sequence[np.ndarray] = ()) -> list[Patch]:
     """The places :func:`heat_map`'s ``maps`` mark as index corners, but for those whose middle lies inside one of
     the ``known`` polygons (cards named already) and those too small to cut."""
     heat, size, s = maps
@@ -127,7 +132,8 @@ def marked_patches(maps: tuple[np.ndarray, np.ndarray, float], known: Sequence[n
 
 
 def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[np.ndarray] = (),
-                 colour: bool = True, floor: bool = True, maps=None) -> list[tuple[str, float, np.ndarray, np.ndarray]]:
+                 colour: bool = True, floor: bool = True,
+                 maps: Maps | None = None) -> list[tuple[str, float, np.ndarray, np.ndarray]]:
     """Index corners the network marks in ``img`` and the corner search names: (code, confidence, the index box's
     4 corners, the rank's centre), in frame coordinates; one read per code, none where two names clash. A marked
     patch whose centre lies inside one of the ``known`` polygons (cards already named) is not read again.
@@ -317,8 +323,7 @@ def add_corners(img: np.ndarray, dets: list[Detection], model: GlyphModel, colou
     for d, p in polys:
         if d.card in (UNKNOWN, BACK):  # a "back" may be a busy face: its corners are read
             continue
-        c = p.mean(0)
-        known.append(p if d.whole_card else c + (p - c) * 1.5)  # an index box read: a little round it too
+        known.append(p if d.whole_card else scaled(p, 1.5))  # an index box read: a little round it too
     floor = ACCEPT if colour else GREY_ACCEPT
     for code, conf, pts, centre in find_corners(img, model, known=known, colour=colour, maps=maps):
         if code in named or conf < floor:
@@ -345,13 +350,13 @@ def add_corners(img: np.ndarray, dets: list[Detection], model: GlyphModel, colou
 PAPER = True
 
 
-def _whole_cards_near(img: np.ndarray, dets: list[Detection], maps, model: GlyphModel,
+def _whole_cards_near(img: np.ndarray, dets: list[Detection], maps: Maps, model: GlyphModel,
                       colour: bool) -> list[Detection]:
     """``dets`` plus the whole cards found round the marked corners that no named card holds (``paper.
     quads_near``) and read as whole cards are, where they name a card not named yet; an "unknown" holding one of
     those is dropped (it was that card, or a patch of table round it)."""
     known = [np.asarray(d.corners, np.float32) for d in dets if d.whole_card and d.card not in (UNKNOWN, BACK)]
-    quads = paper.quads_near(img, marked_patches(maps, known), known)
+    quads = paper.quads_near(img, marked_patches(maps, known))
     named = {d.card for d in dets if d.card not in (UNKNOWN, BACK)}
     new: list[Detection] = []
     for d in reader.read_cards(img, quads, model, colour):

@@ -106,6 +106,17 @@ def _outermost(quads: list[np.ndarray]) -> list[np.ndarray]:
     return kept
 
 
+def scaled(quad: np.ndarray, factor: float) -> np.ndarray:
+    """``quad`` (N x 2) scaled by ``factor`` about its centre: a little larger to hold a card whose outline was
+    found just inside its edge, or round an index box read.
+
+    >>> scaled(np.array([[0, 0], [2, 0], [2, 2], [0, 2]], np.float32), 1.5).tolist()
+    [[-0.5, -0.5], [2.5, -0.5], [2.5, 2.5], [-0.5, 2.5]]
+    """
+    c = quad.mean(0)
+    return c + (quad - c) * factor
+
+
 def quad_of(cnt: np.ndarray, area: float, box_fill: float = 0.93) -> np.ndarray | None:
     """The card-proportioned convex quadrilateral that ``cnt`` (a contour of ``area``) is, or None. Where its hull
     is no quadrilateral, ``cnt`` must fill more than ``box_fill`` of its smallest bounding rectangle."""
@@ -185,7 +196,7 @@ def find_quads(frame: np.ndarray, *, min_area_frac: float = 0.002):
             quad = quad_of(cnt, area)
             if quad is not None:
                 q = order_corners((_grow(quad, grow) if grow else quad) / scale)
-                quads.append(q.mean(0) + (q - q.mean(0)) * 1.03)  # the mask sits just inside the card's edge
+                quads.append(scaled(q, 1.03))  # the mask sits just inside the card's edge
             elif area > 0.01 * sa and not grow:
                 blobs.append(cnt)
 

@@ -155,6 +155,12 @@ def extract_index(corner: np.ndarray, anchor: tuple[int, int] | None = None) -> 
     return found
 
 
+def blank_margin(width: int) -> int:
+    """The rows and columns at a corner cut's top and left (``width`` px wide) that are left out of its ink: they
+    hold the card's edge or the next card, and keep the cuts apart when labelled as one tall image."""
+    return max(2, int(width * 0.07))
+
+
 def extract_indices(corners: np.ndarray, anchor: tuple[int, int] | None = None) -> list[IndexGlyphs | None]:
     """:func:`extract_index` for many grey corners of one size at once (N x H x W, uint8): one histogram pass,
     one threshold pass and one labelling of all of them, which is what makes the corner search affordable."""
@@ -171,7 +177,7 @@ def extract_indices(corners: np.ndarray, anchor: tuple[int, int] | None = None) 
     live = np.nonzero(~np.isnan(levels[:, 3]))[0]
     if live.size == 0:
         return out
-    m = max(2, int(W * 0.07))
+    m = blank_margin(W)
     cuts, cut_levels = corners[live], levels[live]  # the corners with contrast enough to read
     got, odd = _read_at(cuts, cut_levels, anchor, m)
     if anchor is not None:

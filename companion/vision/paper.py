@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from .geometry import quad_of, order_corners
+from .geometry import order_corners, quad_of, scaled
 
 #: The window round a marked corner is this many times the corner's size on each side of it: a card is about
 #: 8-10 index corners tall, so the window holds the whole card whichever way it lies from its corner. (Synthetic
@@ -55,14 +55,15 @@ def paper_colour(lab: np.ndarray) -> np.ndarray:
     return np.median(px[score >= np.percentile(score, 90)], axis=0)
 
 
-def quads_near(img: np.ndarray, patches: Sequence, known: Sequence[np.ndarray] = ()) -> list[np.ndarray]:
+def quads_near(img: np.ndarray, patches: Sequence) -> list[np.ndarray]:
     """Whole cards (4 x 2 corners, frame coordinates, ordered as ``geometry.order_corners``) round the marked
-    index corners ``patches`` (``detector.Patch``) of ``img`` (BGR): one at most for each mark, none for a mark
-    whose middle lies inside one of the ``known`` polygons or inside a card found here already."""
+    index corners ``patches`` (``detector.Patch``, those outside the cards named already: ``detector.
+    marked_patches``) of ``img`` (BGR): one at most for each mark, none for a mark whose middle lies inside a card
+    found here already."""
     found: list[np.ndarray] = []
     pyramid = [img]  # the frame halved as often as a large corner asks (an outline needs few pixels)
     for box, middle, _side, small in patches:
-        if any(cv2.pointPolygonTest(p, middle, False) >= 0 for p in (*known, *found)):
+        if any(cv2.pointPolygonTest(p, middle, False) >= 0 for p in found):
             continue
         k = 0
         while small / 2 ** k > WORK_CORNER:
@@ -73,9 +74,7 @@ def quads_near(img: np.ndarray, patches: Sequence, known: Sequence[np.ndarray] =
         quad = _card_near(pyramid[k], [v * f for v in box], (middle[0] * f, middle[1] * f), small * f,
                           int(max(WINDOW * small * f, WINDOW_MIN)), blur=k == 0)
         if quad is not None:
-            quad = order_corners(quad / f)
-            c = quad.mean(0)
-            found.append((c + (quad - c) * GROW).astype(np.float32))
+            found.append(scaled(order_corners(quad / f), GROW).astype(np.float32))
     return found
 
 

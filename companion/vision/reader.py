@@ -16,8 +16,8 @@ from .classifier import JUNK, GlyphModel, default_model
 from .detection import BACK, FULL_SIZE, UNKNOWN, Detection, accept_for
 from .frames import as_bgr
 from . import corners as corner_search
-from .geometry import CARD_H, CARD_W, find_quads, warp_card
-from .glyphs import IndexGlyphs, extract_indices, rank_features, suit_features
+from .geometry import CARD_H, CARD_W, find_quads, scaled, warp_card
+from .glyphs import IndexGlyphs, blank_margin, extract_indices, rank_features, suit_features
 from .pips import COUNT, read_pips
 
 #: The part of an upright flattened card searched for the index (fractions of width and height).
@@ -126,11 +126,11 @@ def read_cards(frame: np.ndarray, quads: list[np.ndarray], model: GlyphModel,
     reads = read_corners(darkest, model, colours=[lambda c=c: c for c in cuts] if colour else None)
     out = [_card(frame, q, reads[2 * n:2 * n + 2], model if colour else None) for n, q in enumerate(quads)]
     if EDGE_AGAIN and again:
-        edge = max(2, int(cw * 0.07)) + 1  # (the cut's first rows and columns are blanked: see glyphs._ink)
+        edge = blank_margin(cw) + 1
         cut = [n for n, d in enumerate(out) if d is not None and d.card not in (UNKNOWN, BACK) and any(
             r is not None and r.code == d.card and min(r.glyphs.rank_box[:2]) <= edge for r in reads[2 * n:2 * n + 2])]
         if cut:
-            grown = [(quads[n].mean(0) + (quads[n] - quads[n].mean(0)) * EDGE_AGAIN).astype(np.float32) for n in cut]
+            grown = [scaled(quads[n], EDGE_AGAIN).astype(np.float32) for n in cut]
             for n, d in zip(cut, read_cards(frame, grown, model, colour, again=False)):
                 if d is None or d.card != out[n].card:
                     was = out[n]
@@ -177,8 +177,9 @@ def _card(frame: np.ndarray, corners: np.ndarray, reads: list, model: GlyphModel
     looks = sum(r.code == best.code for r in named)  # the corners that name the card
     # (a large card's index is read well in both its shape and colour: its pips are looked at only if it is doubtful)
     if model is not None and best.code[0] in COUNT and (height < FULL_SIZE or conf < accept_for(height)):
-        read, (conf, against) = conf, _with_pips(conf, best.code, read_pips(warp_card(frame, corners), model))
-        looks += conf > read  # and its pips, where they agree
+        by_index = conf
+        conf, against = _with_pips(conf, best.code, read_pips(warp_card(frame, corners), model))
+        looks += conf > by_index  # and its pips, where they agree
     if against:
         return Detection(UNKNOWN, conf, pts, True, {"guess": best.code, "pips": against})
     if conf < accept_for(height):
@@ -299,8 +300,7 @@ def _partly_hidden(img, stock, quads, found, model, colour: bool = True) -> list
     """Cards read by their index corner alone, in card stock that is not one whole card."""
     stock = stock.copy()
     for q in quads:
-        c = q.mean(0)
-        cv2.fillPoly(stock, [np.round(c + (q - c) * 1.06).astype(np.int32)], 0)
+        cv2.fillPoly(stock, [np.round(scaled(q, 1.06)).astype(np.int32)], 0)
     # only patches of card stock big enough to hold an index corner (outlines, not labelling: 10x faster here)
     card_area = float(np.median([cv2.contourArea(q) for q in quads])) if quads else 0.0
     min_area = max(0.15 * card_area, 0.002 * stock.size)
