@@ -15,7 +15,7 @@ $(BIN)/python:
 
 # On the Pi, numpy, OpenCV and gpiozero come from apt (picamera2 is built against apt's numpy: a pip numpy 2 on
 # top breaks it), so only the pure-Python rest is installed from PyPI.
-PI_PIP := 'pygame-ce>=2.4' 'platformdirs>=3' 'pytest>=7.4' 'pytest-xdist>=3' 'hypothesis>=6.80' 'ruff>=0.6' 'mypy>=1.11'
+PI_PIP := 'pygame-ce>=2.4' 'platformdirs>=3' 'threadpoolctl>=3.1' 'pytest>=7.4' 'pytest-xdist>=3' 'hypothesis>=6.80' 'ruff>=0.6' 'mypy>=1.11'
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -39,8 +39,8 @@ test: lint
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto -m "not slow and not games"
 
-# Whole two-player games to 121 read by the real card reader through the whole pipeline (issue 15): several
-# minutes of CPU each, so kept out of make test; CI runs them after it.
+# Whole games read by the real card reader through the whole pipeline (issue 15): two-player games to 121 and a
+# three-hand game at 1920x1080, several minutes of CPU each, so kept out of make test; CI runs them after it.
 test-games: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto -m games
 

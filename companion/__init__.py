@@ -12,7 +12,7 @@ import os as _os
 _os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # keep stdout clean for --json output
 # The card reader multiplies small matrices: a BLAS thread pool would only spin on the other cores (it doubled the
 # reader's CPU time on a 2-core machine). This works when companion is imported before numpy, as the console
-# script does; an explicit setting in the environment wins.
+# script does; where numpy was loaded first, loading the glyph classifiers sets it (vision/classifier.py).
 _os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from .cards import Card, parse_cards  # noqa: E402

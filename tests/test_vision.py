@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -424,3 +427,19 @@ def test_an_outline_that_cuts_off_the_index_gives_unknown_not_another_card(code,
     monkeypatch.undo()
     got = reader.read_cards(img, [tight], default_model())[0]
     assert (got.card, got.extra.get("guess")) == (UNKNOWN, misread_as)
+
+
+def test_the_reader_keeps_numpys_blas_on_one_thread_even_when_numpy_was_loaded_first():
+    """A program that loads numpy before the companion (a test runner, a notebook) would otherwise read cards with a
+    BLAS thread pool spinning on every core: on the Pi, the cores the screen and the buttons need."""
+    code = ("import numpy, threadpoolctl\n"
+            "def blas():\n"
+            "    return {i['num_threads'] for i in threadpoolctl.threadpool_info() if i['user_api'] == 'blas'}\n"
+            "before = blas()\n"
+            "from companion.vision import recognize\n"
+            "recognize(numpy.full((360, 640, 3), 90, numpy.uint8))\n"
+            "print(sorted(before), sorted(blas()))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "OPENBLAS_NUM_THREADS": "2"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["[2]", "[1]"]

@@ -52,7 +52,7 @@ trap '$SUDO umount "$ROOT/proc" 2>/dev/null || true' EXIT
 timed "venv and pip (--no-deps)" /bin/sh -c 'cd /opt/companion && rm -rf .venv &&
     python3 -m venv --system-site-packages .venv &&
     .venv/bin/python -m pip install --quiet --no-deps -e . &&
-    .venv/bin/python -m pip install --quiet "pygame-ce>=2.4" "platformdirs>=3" "gpiozero==2.0.1"'
+    .venv/bin/python -m pip install --quiet "pygame-ce>=2.4" "platformdirs>=3" "threadpoolctl>=3.1" "gpiozero==2.0.1"'
 $SUDO chroot "$ROOT" /opt/companion/.venv/bin/python -c \
     'import cv2, numpy, platform; print("arm64 root:", platform.machine(), "OpenCV", cv2.__version__, "numpy", numpy.__version__)'
 

@@ -11,6 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "glyphs.npz"
 JUNK = "-"
@@ -56,8 +57,19 @@ class GlyphModel:
 
     @classmethod
     def load(cls, path: Path | str = MODEL_PATH) -> GlyphModel:
+        one_blas_thread()
         with np.load(path, allow_pickle=False) as data:
             return cls(Mlp.from_arrays(data, "rank"), Mlp.from_arrays(data, "suit"))
+
+
+@lru_cache(maxsize=1)
+def one_blas_thread() -> None:
+    """Let numpy's BLAS run on the calling thread alone, for the whole process. The classifiers multiply matrices of
+    a few hundred glyphs by a few hundred weights: large enough for OpenBLAS to wake its thread pool, too small to
+    gain from it, and the pool spins on every other core (on 2 cores the reader took 1.6 times the CPU for the same
+    wall time; on the Pi it takes the cores the screen and the buttons need). ``OPENBLAS_NUM_THREADS=1`` (set in
+    ``companion/__init__.py``) only works where it is set before numpy is loaded; threadpoolctl changes it after."""
+    threadpool_limits(1, user_api="blas")
 
 
 @lru_cache(maxsize=1)
