@@ -29,9 +29,11 @@ def test_the_demo_game_seen_equals_the_game_scripted(tmp_path, reader):
     assert len(seen["events"]) == 41
 
 
+@pytest.mark.games
 def test_a_three_player_game_with_the_real_reader_plays_from_the_cut_to_the_winner(tmp_path):
     """Three-hand on the 3-seat mat, filmed at 1920x1080 as the companion advises for that mat, read by the real card
-    reader: each player cuts in their own row, the crib takes a card from the deck, and the game ends as scripted."""
+    reader: each player cuts in their own row, the crib takes a card from the deck, and the game ends as scripted.
+    Four minutes of CPU (every frame read at 1920 px, the longest test of all): ``make test-games`` (and CI)."""
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     proc = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--demo", "--headless", "--new-game",
                            "--variant", "three-hand", "--seed", "1", "--db", str(tmp_path / "demo.db")],
