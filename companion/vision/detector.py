@@ -64,8 +64,10 @@ def _net():
 def _load(path: str):
     if not Path(path).exists():
         return None
-    # OpenCV 5's classic engine is the one OpenCV 4.6 (the Pi's) has, and here a fifth faster than the new one it
-    # picks by default (21 against 26 ms a 640x360 frame on one core; outputs within 3e-5)
+    # OpenCV 5.0's classic engine is the one OpenCV 4.6 (the Pi's) has, and here a fifth faster than the new one it
+    # picks by default (21 against 26 ms a 640x360 frame on one core; outputs within 3e-5). OpenCV 5.1 has no
+    # classic engine left to ask for (ENGINE_AUTO, ENGINE_OPENCV and ENGINE_ORT all build the new graph): there the
+    # default runs, 25-33 ms a frame on one core here (2026-12-03)
     classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
     return cv2.dnn.readNetFromONNX(path) if classic is None else cv2.dnn.readNetFromONNX(path, engine=classic)
 
