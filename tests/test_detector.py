@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision import detector, synth
+from companion.vision import corners, detector, synth
 from companion.vision.detection import BACK, UNKNOWN
 from tools import eval_real
 
@@ -327,3 +327,38 @@ def test_court_cards_whose_thin_ranks_sit_beside_dark_pips_are_found_in_the_ink_
     without = named()
     assert with_hat[1] == [] and without[1] == []
     assert with_hat[0] >= without[0] + 3
+
+
+def _doubtful(code, conf, at, tall=150.0, need=0.93):
+    return corners.Doubtful(code, conf, np.zeros((4, 2), np.float32), np.array(at, float), need, tall, (0, 1))
+
+
+def test_a_doubtful_index_is_named_only_where_the_card_s_other_index_agrees_a_card_s_length_away():
+    """Two reads at 0.85 of a card ~150 px tall, where 0.93 is asked: its two indices (about a card's diagonal
+    apart) name it at 1 - 0.15 * 0.15; the same index read twice, or another card's name there, name nothing."""
+    doubt = _doubtful("7H", 0.85, (100, 100))
+    other_index = ("7H", 0.85, np.zeros((4, 2)), np.array([100 + 90, 100 + 150]))
+    got = corners.paired([other_index], [doubt])
+    assert [(code, round(conf, 4)) for code, conf, *_ in got] == [("7H", 0.9775)]
+    same_place = ("7H", 0.85, np.zeros((4, 2)), np.array([103, 101]))
+    assert corners.paired([same_place], [doubt]) == []
+    another_card = ("7D", 0.99, np.zeros((4, 2)), np.array([190, 250]))
+    assert corners.paired([another_card], [doubt]) == []
+    # two doubtful reads confirm each other; one too weak for the pair to reach the floor confirms nothing
+    assert {c for c, *_ in corners.paired([], [doubt, _doubtful("7H", 0.82, (190, 250))])} == {"7H"}
+    assert corners.paired([], [_doubtful("7H", 0.81, (100, 100), need=0.97),
+                               _doubtful("7H", 0.81, (190, 250), need=0.97)]) == []
+
+
+@pytest.mark.parametrize("photo, card", [("webcam-table_WIN_20240627_12_05_26_Pro_jpg.jpg", "7H"),
+                                         ("webcam-table_WIN_20240627_17_12_14_Pro_jpg.jpg", "3S")])
+def test_a_small_card_read_doubtfully_in_both_its_corners_is_named(monkeypatch, photo, card):
+    """Two webcam photos of cardcounter's train part (640 px, cards about 140-160 px tall, each corner read below
+    what a card that small must reach): named once their two corners agree, not before."""
+    path = eval_real.DATA / "real-photos" / "cardcounter" / "images" / photo
+    if not path.exists():
+        pytest.skip(f"cardcounter's photos are not at {path.parent} (only the team has ../shared)")
+    img = cv2.imread(str(path))
+    assert card in named(detector.recognize(img))
+    monkeypatch.setattr(corners, "PAIRED", False)
+    assert card not in named(detector.recognize(img))

@@ -8,11 +8,13 @@ of a whole card.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 
 from .classifier import GlyphModel
-from .detection import accept_for
+from .detection import ACCEPT, accept_for
 from .geometry import CARD_H, CARD_W
 
 #: The upright corner cut around a candidate rank glyph: its size, where the glyph's centre goes, and the glyph
@@ -148,7 +150,7 @@ def _more_looks(first, looks) -> float:
 def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphModel, read_corners,
            *, card_width: float | None = None, glyph_range: tuple[int, int] | None = None, colour: bool = True,
            skip: np.ndarray | None = None, floor: bool = True, margin: float = INK_MARGIN,
-           shapes_in: np.ndarray | None = None):
+           shapes_in: np.ndarray | None = None, doubtful: list | None = None):
     """Index corners read in ``frame`` where ``stock`` (uint8 mask) marks card stock not yet explained by whole
     cards. ``card_width`` (pixels), when known from whole cards, bounds the glyph size. Returns (code,
     confidence, 4 corners of the index box in frame coordinates, rank centre). A read is kept at the confidence
@@ -159,7 +161,10 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
     ``floor=False`` the size floor is lifted: every read that survives its second look is returned, however small
     its index (for ``tools/eval_misses``, which asks where a card was lost, never for naming a card). ``margin``: how
     much darker than its surroundings ink is (see :func:`ink_components`). ``shapes_in`` (grey, ``mn``'s size): where
-    the shapes are found, when not in ``mn`` itself; they are cut and read from ``mn`` all the same."""
+    the shapes are found, when not in ``mn`` itself; they are cut and read from ``mn`` all the same. Reads below
+    their floor that another read of the same card may confirm (see :data:`PAIRED`) are confirmed among this
+    search's reads, or, given a ``doubtful`` list, added to it for the caller to confirm (:func:`paired`) among
+    several searches' reads."""
     h = frame.shape[0]
     lo, hi = glyph_range or (max(6, h // 120), max(20, h // 12))
     if card_width:
@@ -193,28 +198,79 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
         for k, got in zip(owner, read_pairs(frame, mn, extra, model, read_corners, colour=in_colour)[0]):
             batch.setdefault(k, []).append(got)
     reads = []
+    held = []  # named, but below the floor its size asks for: see PAIRED
     used: set[int] = set()
     for k, ((i, j), got, m) in enumerate(zip(pairs, first, mats)):
         if k not in again_of or i in used or j in used:
             continue
         (again,) = again_of[k]
+        if again is not None and again.code not in (None, got.code):  # a second look that reads another card
+            continue
         if got.confidence < need[k]:
             conf = _more_looks(got, more_of.get(k, []))
             if conf < need[k]:
+                if PAIRED and conf >= ACCEPT:
+                    held.append(Doubtful(got.code, conf, _index_box(got, m), comps[i, :2], need[k],
+                                         CARD_PER_DIST * dists[k], (i, j)))
                 continue
             got.confidence = conf
-        if again is not None and again.code not in (None, got.code):  # a second look that reads another card
-            continue
-        g = got.glyphs
-        x0 = min(g.rank_box[0], g.suit_box[0]) - 2
-        y0 = g.rank_box[1] - 2
-        x1 = max(g.rank_box[0] + g.rank_box[2], g.suit_box[0] + g.suit_box[2]) + 2
-        y1 = g.suit_box[1] + g.suit_box[3] + 2
-        box = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-        pts = cv2.transform(box[None], cv2.invertAffineTransform(m))[0]
-        reads.append((got.code, got.confidence, pts, comps[i, :2]))
+        reads.append((got.code, got.confidence, _index_box(got, m), comps[i, :2]))
         used.update((i, j))
+    held = [d for d in held if not used.intersection(d.glyphs)]
+    if doubtful is None:
+        reads += paired(reads, held)
+    else:
+        doubtful += held
     return _outsized_dropped(reads)
+
+
+#: A read below the floor its size asks for (``detection.accept_for``; at least ACCEPT after its more looks) is
+#: still named where another read of the same card lies about a card's diagonal away (its other index): the two
+#: corners' confidences combine as a whole card's two corners do (``reader._card``), against the same floor.
+PAIRED = True
+#: The other index lies this many (min, max) card heights away (a card is CARD_PER_DIST rank-to-suit steps tall).
+PAIRED_SPAN = (0.75, 1.45)
+
+
+class Doubtful(NamedTuple):
+    """A read below its floor (see PAIRED): as :func:`search` gives a read, with that floor, the height of the card
+    its index says (pixels) and the two shapes it was read from."""
+
+    code: str
+    conf: float
+    pts: np.ndarray
+    centre: np.ndarray
+    need: float
+    tall: float
+    glyphs: tuple[int, int]
+
+
+def paired(reads: list, doubtful: list[Doubtful]) -> list:
+    """The ``doubtful`` reads, as (code, confidence, box, centre), that another read of the same code (among
+    ``reads`` or ``doubtful``) confirms: it lies where the card's other index would (see PAIRED)."""
+    out = []
+    others = [(r[0], r[1], np.asarray(r[3], np.float64)) for r in reads]
+    others += [(d.code, d.conf, np.asarray(d.centre, np.float64)) for d in doubtful]
+    for d in doubtful:
+        here = np.asarray(d.centre, np.float64)
+        best = max((conf for code, conf, at in others if code == d.code and
+                    PAIRED_SPAN[0] * d.tall <= float(np.linalg.norm(at - here)) <= PAIRED_SPAN[1] * d.tall),
+                   default=0.0)
+        conf = 1 - (1 - d.conf) * (1 - best)
+        if best and conf >= d.need:
+            out.append((d.code, conf, d.pts, d.centre))
+    return out
+
+
+def _index_box(got, m: np.ndarray) -> np.ndarray:
+    """The 4 corners (frame coordinates) of the index ``got`` read in the cut made by the map ``m``."""
+    g = got.glyphs
+    x0 = min(g.rank_box[0], g.suit_box[0]) - 2
+    y0 = g.rank_box[1] - 2
+    x1 = max(g.rank_box[0] + g.rank_box[2], g.suit_box[0] + g.suit_box[2]) + 2
+    y1 = g.suit_box[1] + g.suit_box[3] + 2
+    box = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    return cv2.transform(box[None], cv2.invertAffineTransform(m))[0]
 
 
 #: An index read more than OUTSIZE times as large as the median of the others read in the same search (at least

@@ -140,10 +140,12 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
     4 corners, the rank's centre), in frame coordinates; one read per code, none where two names clash. A marked
     patch whose centre lies inside one of the ``known`` polygons (cards already named) is not read again.
     ``floor=False`` lifts the corner search's size floor (see :func:`corners.search`). ``maps``: what
-    :func:`heat_map` gave for ``img``, where the caller has it already."""
+    :func:`heat_map` gave for ``img``, where the caller has it already. A read below its floor is named where a
+    read of the card's other index, in this patch or another, confirms it (``corners.PAIRED``)."""
     mn_full = None
     best: dict[str, tuple] = {}
     every: dict[str, list] = {}
+    held_all: list[corner_search.Doubtful] = []  # reads below their floor, for another patch's read to confirm
     fh, fw = img.shape[:2]
     for (bx0, by0, bx1, by1), _middle, side, small in marked_patches(maps or heat_map(img, net), known):
         pad = 0.8 * side
@@ -173,11 +175,13 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
                     skip = np.zeros(mn.shape, np.uint8)
                 cv2.fillPoly(skip, [np.round(q).astype(np.int32)], 1)
         reads = []
+        held: list[corner_search.Doubtful] = []
         sizes = (glyph_sizes(small * f)[0], glyph_sizes(side * f)[1])
         inks = patch_inks(crop, mn)
         for ink, checked in inks:
             reads += corner_search.search(crop, ink, stock, model, reader.read_corners, glyph_range=sizes,
-                                          colour=colour and checked, skip=skip, floor=floor, margin=ink_margin(ink))
+                                          colour=colour and checked, skip=skip, floor=floor, margin=ink_margin(ink),
+                                          doubtful=held)
         if not reads and HAT and small * f < HAT_BELOW:
             # thin strokes beside dark pips (see HAT): the shapes are found in the darkest channel's black top-hat,
             # the glyphs still cut and read from that channel itself
@@ -187,11 +191,13 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
                                                    cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))))
             reads += corner_search.search(crop, ink, stock, model, reader.read_corners, glyph_range=sizes,
                                           colour=colour, skip=skip, floor=floor, margin=ink_margin(hat),
-                                          shapes_in=hat)
+                                          shapes_in=hat, doubtful=held)
         for code, conf, pts, centre in reads:
             pts = pts / f + (x0, y0)
             centre = np.asarray(centre) / f + (x0, y0)
             every.setdefault(code, []).append((code, conf, pts, centre))
+        held_all += [d._replace(pts=d.pts / f + (x0, y0), centre=np.asarray(d.centre) / f + (x0, y0),
+                                tall=d.tall / f) for d in held]
     for code, reads in every.items():
         reads.sort(key=lambda r: -r[1])
         top = reads[0]
@@ -201,6 +207,11 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
         other = [r for r in reads[1:] if np.linalg.norm(r[3] - top[3]) > 2 * span]
         conf = 1 - (1 - top[1]) * (1 - other[0][1]) if (AGREE and other) else top[1]
         best[code] = (code, conf, top[2], top[3])
+    # a read below its floor that a read of the card's other index, in this patch or another, confirms
+    # (corners.PAIRED; its confidence holds both looks already, so it is not combined again above)
+    for code, conf, pts, centre in corner_search.paired([r for rs in every.values() for r in rs], held_all):
+        if code not in best or conf > best[code][1]:
+            best[code] = (code, conf, pts, centre)
     out = []
     found = list(best.values())
     for k, (code, conf, pts, centre) in enumerate(found):
