@@ -37,6 +37,8 @@ CARD_W, CARD_H = CARD_MM
 ROW_STEP = 44.0  #: mm between the cards of a play row (they overlap, the index stays visible)
 ROW_RUN = 200.0  #: mm that four cards of a play row take
 SKIN = (110, 150, 205)  # BGR
+_ROUND = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+_PALM = np.stack([55 * np.cos(_ROUND), 45 * np.sin(_ROUND)], 1)  #: a palm (mm), an ellipse along its arm
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,7 @@ class TableSim:
         self._changes: list[tuple[float, int, dict]] = []  # (time, seq, state snapshot)
         self._change_times: list[float] | None = None
         self._spans: np.ndarray | None = None
+        self._lays: tuple[int, dict[str, tuple[list[float], list[int]]]] | None = None
         self._snapshot(-math.inf)
 
     def __repr__(self) -> str:
@@ -271,9 +274,8 @@ class TableSim:
             n = np.array([-d[1], d[0]])
             arm = np.array([p + n * 38, p - n * 38, np.add(hand.edge, d * 200) - n * 45,
                             np.add(hand.edge, d * 200) + n * 45])
-            a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
             ang = math.atan2(d[1], d[0])
-            palm = np.stack([55 * np.cos(a), 45 * np.sin(a)], 1) @ np.array(
+            palm = _PALM @ np.array(
                 [[math.cos(ang), math.sin(ang)], [-math.sin(ang), math.cos(ang)]]) + p
             out += [arm, palm]
         return out
@@ -339,11 +341,18 @@ class TableSim:
     def _lay_index(self, c: CardState, t: float = math.inf) -> int:
         """The place of the card's latest lay up to ``t`` among all lays: cards laid later lie on top (a card
         code can be laid again in a later hand, dealt from a new deck)."""
-        last = -1
-        for i, a in enumerate(a for a in self.actions if a.kind == "lay"):
-            if a.args["card"] == c.card and a.at <= t:
-                last = i
-        return last
+        if self._lays is None or self._lays[0] != len(self.actions):
+            # each card's lays in time order (actions are scripted in time order): a whole game sorts cards by
+            # this thousands of times, and scanning every action each time was a tenth of a game's CPU
+            by_card: dict[str, tuple[list[float], list[int]]] = {}
+            for i, a in enumerate(a for a in self.actions if a.kind == "lay"):
+                ats, places = by_card.setdefault(a.args["card"], ([], []))
+                ats.append(a.at)
+                places.append(i)
+            self._lays = (len(self.actions), by_card)
+        ats, places = self._lays[1].get(c.card, ([], []))
+        k = bisect.bisect_right(ats, t)
+        return places[k - 1] if k else -1
 
     def _base(self, cam: TableCamera) -> np.ndarray:
         base = self._bases.get(id(cam))
