@@ -39,8 +39,9 @@ test: lint
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto -m "not slow and not games"
 
-# Whole games read by the real card reader through the whole pipeline (issue 15): two-player games to 121 and a
-# three-hand game at 1920x1080, several minutes of CPU each, so kept out of make test; CI runs them after it.
+# Whole games read by the real card reader through the whole pipeline (issue 15): the demo, two-player games to 121
+# and a three-hand game at 1920x1080, several minutes of CPU each; and seeds 11-20 of every variant's many-seed
+# games (make test plays 1-10). Kept out of make test to keep it well under 10 minutes; CI runs them after it.
 test-games: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto -m games
 
