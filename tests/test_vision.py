@@ -442,4 +442,7 @@ def test_the_reader_keeps_numpys_blas_on_one_thread_even_when_numpy_was_loaded_f
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                          env={**os.environ, "OPENBLAS_NUM_THREADS": "2"})
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.split() == ["[2]", "[1]"]
+    before, after = out.stdout.split()
+    if before == "[]":
+        pytest.skip("this numpy's BLAS has no thread pool (Debian's reference libblas, as make test-pi-libs has it)")
+    assert (before, after) == ("[2]", "[1]")
