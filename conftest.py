@@ -35,7 +35,7 @@ def _release_pins_after_a_doctest(request):
 
 
 def pytest_collection_modifyitems(config, items):
-    """The tests marked slow run first (the rest keep their order): with pytest-xdist, the demo game read by the
-    real reader (minutes on its own) was collected late and ran alone at the end while the other core sat idle:
-    make test took 10 minutes for 8 of work a core."""
+    """The tests marked slow run first (the rest keep their order): with pytest-xdist, a test of a minute or more
+    collected near the end (the webcam walk-through is the last file) would start when the rest is nearly done and
+    run alone while the other core sits idle."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
