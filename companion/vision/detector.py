@@ -361,6 +361,9 @@ def add_corners(img: np.ndarray, dets: list[Detection], model: GlyphModel, colou
 
 #: Whether whole cards are also looked for round the marked corners, by their paper's colour (``paper.py``).
 PAPER = True
+#: A marked corner whose middle lies in (or just round) an index named already is not looked round for a whole
+#: card: the paper there is that card's, already named.
+PAPER_SKIPS_INDICES = True
 
 
 def _whole_cards_near(img: np.ndarray, dets: list[Detection], maps: Maps, model: GlyphModel,
@@ -369,6 +372,9 @@ def _whole_cards_near(img: np.ndarray, dets: list[Detection], maps: Maps, model:
     quads_near``) and read as whole cards are, where they name a card not named yet; an "unknown" holding one of
     those is dropped (it was that card, or a patch of table round it)."""
     known = [np.asarray(d.corners, np.float32) for d in dets if d.whole_card and d.card not in (UNKNOWN, BACK)]
+    if PAPER_SKIPS_INDICES:
+        known += [scaled(np.asarray(d.corners, np.float32), 1.5) for d in dets
+                  if not d.whole_card and d.card not in (UNKNOWN, BACK)]
     quads = paper.quads_near(img, marked_patches(maps, known))
     named = {d.card for d in dets if d.card not in (UNKNOWN, BACK)}
     new: list[Detection] = []
