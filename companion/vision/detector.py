@@ -320,6 +320,13 @@ def recognize(frame, *, model: GlyphModel | None = None) -> list[Detection]:
     return reader.recognize(frame, model=model, detector=True)
 
 
+def named_places(dets: Sequence[Detection], indices: bool = True) -> list[np.ndarray]:
+    """Where the cards named in ``dets`` lie (4 x 2 polygons): a whole card's outline, and with ``indices`` an index
+    box read alone, grown 1.5 times (a little round it too). A mark whose middle lies in one is not read again."""
+    return [np.asarray(d.corners, np.float32) if d.whole_card else scaled(np.asarray(d.corners, np.float32), 1.5)
+            for d in dets if d.card not in (UNKNOWN, BACK) and (indices or d.whole_card)]
+
+
 def add_corners(img: np.ndarray, dets: list[Detection], model: GlyphModel, colour: bool = True) -> list[Detection]:
     """``dets`` (what the brightness-based reader found in ``img``) plus the cards whose index corners the
     network finds and the corner search names where that reader named nothing. Without ``models/corners.onnx``
@@ -332,11 +339,7 @@ def add_corners(img: np.ndarray, dets: list[Detection], model: GlyphModel, colou
     named = {d.card for d in dets if d.card != UNKNOWN}
     polys = [(d, np.asarray(d.corners, np.float32)) for d in dets]
     extra = []
-    known: list[np.ndarray] = []
-    for d, p in polys:
-        if d.card in (UNKNOWN, BACK):  # a "back" may be a busy face: its corners are read
-            continue
-        known.append(p if d.whole_card else scaled(p, 1.5))  # an index box read: a little round it too
+    known = named_places(dets)  # (a "back" may be a busy face: its corners are read)
     floor = ACCEPT if colour else GREY_ACCEPT
     for code, conf, pts, centre in find_corners(img, model, known=known, colour=colour, maps=maps):
         if code in named or conf < floor:
@@ -371,11 +374,7 @@ def _whole_cards_near(img: np.ndarray, dets: list[Detection], maps: Maps, model:
     """``dets`` plus the whole cards found round the marked corners that no named card holds (``paper.
     quads_near``) and read as whole cards are, where they name a card not named yet; an "unknown" holding one of
     those is dropped (it was that card, or a patch of table round it)."""
-    known = [np.asarray(d.corners, np.float32) for d in dets if d.whole_card and d.card not in (UNKNOWN, BACK)]
-    if PAPER_SKIPS_INDICES:
-        known += [scaled(np.asarray(d.corners, np.float32), 1.5) for d in dets
-                  if not d.whole_card and d.card not in (UNKNOWN, BACK)]
-    quads = paper.quads_near(img, marked_patches(maps, known))
+    quads = paper.quads_near(img, marked_patches(maps, named_places(dets, indices=PAPER_SKIPS_INDICES)))
     named = {d.card for d in dets if d.card not in (UNKNOWN, BACK)}
     new: list[Detection] = []
     for d in reader.read_cards(img, quads, model, colour):
