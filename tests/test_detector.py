@@ -350,11 +350,11 @@ def test_a_doubtful_index_is_named_only_where_the_card_s_other_index_agrees_a_ca
                                _doubtful("7H", 0.81, (190, 250), need=0.97)]) == []
 
 
-@pytest.mark.parametrize("photo, card", [("webcam-table_WIN_20240627_12_05_26_Pro_jpg.jpg", "7H"),
-                                         ("webcam-table_WIN_20240627_17_12_14_Pro_jpg.jpg", "3S")])
+@pytest.mark.parametrize("photo, card", [("webcam-table_WIN_20240627_17_12_14_Pro_jpg.jpg", "3S")])
 def test_a_small_card_read_doubtfully_in_both_its_corners_is_named(monkeypatch, photo, card):
-    """Two webcam photos of cardcounter's train part (640 px, cards about 140-160 px tall, each corner read below
-    what a card that small must reach): named once their two corners agree, not before."""
+    """A webcam photo of cardcounter's train part (640 px, cards about 140-160 px tall, each corner read below
+    what a card that small must reach): named once its two corners agree, not before. (The 7H of
+    WIN_20240627_12_05_26 was a second case until the slimmer network of stop 33 read it without the pairing.)"""
     path = eval_real.DATA / "real-photos" / "cardcounter" / "images" / photo
     if not path.exists():
         pytest.skip(f"cardcounter's photos are not at {path.parent} (only the team has ../shared)")

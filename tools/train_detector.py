@@ -1,9 +1,9 @@
 """Train the index-corner detector and export it to companion/vision/models/corners.onnx (needs the `train` extra).
 
     pip install -e '.[train]'          # torch==2.13.0, CPU build
-    nice -n 19 python -m tools.train_detector [--steps 2400] [--out companion/vision/models/corners.onnx]
+    nice -n 19 python -m tools.train_detector [--steps 3600] [--out companion/vision/models/corners.onnx]
 
-A small fully convolutional network (174k weights) looks at a frame scaled to at most 640 px and gives, at a
+A small fully convolutional network (168k weights) looks at a frame scaled to at most 640 px and gives, at a
 quarter of its resolution, two maps: where an index corner (rank over suit) is, and how big it is (its longer
 side, as a log). Training is seeded (numpy and torch seed 14), runs on one thread and saves a checkpoint every 250
 steps in build/detector/ (an interrupted run resumes from it). Batches of 12 crops, 256x256: half synthetic scenes
@@ -42,17 +42,22 @@ def block(cin: int, cout: int, stride: int = 1, dil: int = 1) -> nn.Sequential:
                          nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
 
+def project(cin: int, cout: int) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
 class CornerNet(nn.Module):
     """Input N x 3 x H x W (BGR / 255, H and W multiples of 16); output N x 2 x H/4 x W/4: heat logit, log size."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.s2 = nn.Sequential(block(3, 12, 2), block(12, 16))
+        self.s2 = block(3, 16, 2)
         self.s4 = nn.Sequential(block(16, 24, 2), block(24, 24))
         self.s8 = nn.Sequential(block(24, 40, 2), block(40, 40), block(40, 40, dil=2))
         self.s16 = nn.Sequential(block(40, 56, 2), block(56, 56, dil=2), block(56, 56, dil=4))
         self.up8 = block(56 + 40, 40)
-        self.up4 = block(40 + 24, 24)
+        self.p8 = project(40, 16)
+        self.up4 = block(16 + 24, 24)
         self.head = nn.Conv2d(24, 2, 1)
 
     def forward(self, x):
@@ -60,7 +65,7 @@ class CornerNet(nn.Module):
         b = self.s8(a)
         c = self.s16(b)
         u = self.up8(torch.cat([nn.functional.interpolate(c, scale_factor=2.0, mode="nearest"), b], 1))
-        u = self.up4(torch.cat([nn.functional.interpolate(u, scale_factor=2.0, mode="nearest"), a], 1))
+        u = self.up4(torch.cat([nn.functional.interpolate(self.p8(u), scale_factor=2.0, mode="nearest"), a], 1))
         return self.head(u)
 
 
@@ -108,7 +113,7 @@ def export(model: nn.Module, out: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--steps", type=int, default=2400)
+    ap.add_argument("--steps", type=int, default=3600)
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--export-only", action="store_true")
