@@ -37,13 +37,10 @@ DATA = ROOT.parent / "shared" / "data"
 SEED = 14
 
 
-def block(cin: int, cout: int, stride: int = 1, dil: int = 1) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, padding=dil, dilation=dil, bias=False),
+def block(cin: int, cout: int, stride: int = 1, dil: int = 1, k: int = 3) -> nn.Sequential:
+    """A k x k convolution (k = 1: a projection to ``cout`` channels), batch norm and ReLU."""
+    return nn.Sequential(nn.Conv2d(cin, cout, k, stride, padding=dil * (k // 2), dilation=dil, bias=False),
                          nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
-
-
-def project(cin: int, cout: int) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
 
 class CornerNet(nn.Module):
@@ -56,7 +53,7 @@ class CornerNet(nn.Module):
         self.s8 = nn.Sequential(block(24, 40, 2), block(40, 40), block(40, 40, dil=2))
         self.s16 = nn.Sequential(block(40, 56, 2), block(56, 56, dil=2), block(56, 56, dil=4))
         self.up8 = block(56 + 40, 40)
-        self.p8 = project(40, 16)
+        self.p8 = block(40, 16, k=1)
         self.up4 = block(16 + 24, 24)
         self.head = nn.Conv2d(24, 2, 1)
 
