@@ -262,6 +262,26 @@ def paired(reads: list, doubtful: list[Doubtful]) -> list:
     return out
 
 
+#: An index read whose box runs off the frame by more than this share of its size is not named: the frame's edge cuts
+#: its rank, and the cut repeats the frame's last row where the rest of it was (an AD's index, its A half gone at
+#: the top of a webcam frame, read as TD at 0.85). On cardcounter's train part the 642 index reads that named a card
+#: on the table ran off by 0.13 of their size at most; the one over 0.25 was that TD (0.66).
+OFF_FRAME = 0.25
+
+
+def off_frame(pts: np.ndarray, shape: tuple[int, ...]) -> float:
+    """How far the index box ``pts`` (4 x 2, frame coordinates) runs off a frame of ``shape`` (height, width, ...),
+    as a share of the box's size.
+
+    >>> off_frame(np.float32([[10, -5], [30, -5], [30, 35], [10, 35]]), (480, 640))
+    0.1667
+    """
+    h, w = shape[:2]
+    c = np.asarray(pts, np.float64)
+    out = max(0.0, -c[:, 0].min(), -c[:, 1].min(), c[:, 0].max() - (w - 1), c[:, 1].max() - (h - 1))
+    return round(float(out) / max(float(np.ptp(c[:, 0]) + np.ptp(c[:, 1])) / 2, 1.0), 4)
+
+
 def _index_box(got, m: np.ndarray) -> np.ndarray:
     """The 4 corners (frame coordinates) of the index ``got`` read in the cut made by the map ``m``."""
     g = got.glyphs

@@ -319,7 +319,7 @@ def _partly_hidden(img, stock, quads, found, model, colour: bool = True) -> list
     card_w = float(np.median(widths)) if len(widths) >= 2 else None
     for code, conf, pts, centre in corner_search.search(img, mn, stock, model, read_corners, card_width=card_w,
                                                              colour=colour):
-        if code in have:
+        if code in have or corner_search.off_frame(pts, img.shape) > corner_search.OFF_FRAME:
             continue
         if code not in best or conf > best[code][1]:
             best[code] = (code, conf, pts, centre)
