@@ -384,13 +384,16 @@ def test_a_card_shaped_patch_of_table_round_small_cards_does_not_hide_them():
 
 def test_eval_synth_lays_another_decks_faces_and_names_a_folder_it_cannot_use(tmp_path, capsys):
     """``tools.eval_synth --deck DIR`` lays a deck's own faces (``7H.png``, ...), leaving out a file that is not
-    card-shaped (an SVG deck whose cards are named otherwise renders the wrong part); a folder with fewer than six
-    faces is named, with no traceback."""
+    card-shaped (an SVG deck whose cards are named otherwise renders the wrong part) or mostly transparent (a small
+    card in a card-shaped canvas); a folder with fewer than six faces is named, with no traceback."""
     from tools import eval_synth
 
     for code in ("7H", "KS", "2D"):
         cv2.imwrite(str(tmp_path / f"{code}.png"), cv2.resize(synth.photo_face(code), (228, 352)))
     cv2.imwrite(str(tmp_path / "QC.png"), np.full((40, 300, 3), 255, np.uint8))  # a sliver, not a face
+    small = np.zeros((352, 228, 4), np.uint8)  # a small card drawn in a card-shaped transparent canvas
+    small[120:230, 80:150] = (255, 255, 255, 255)
+    cv2.imwrite(str(tmp_path / "JS.png"), small)
     faces = eval_synth.deck_faces(tmp_path)
     assert sorted(faces) == ["2D", "7H", "KS"]
     assert eval_synth.main(["--reader", "new", "--deck", str(tmp_path)]) == 2
