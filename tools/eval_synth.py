@@ -10,8 +10,9 @@ same generator, so they say less than the real photos do).
 
 ``--deck DIR`` (repeatable) lays the faces of other decks instead, one PNG per card named by its code (``7H.png``),
 as ``tools.render_decks`` renders them; a file that is not card-shaped (a deck whose SVG names its cards otherwise
-renders the wrong part), or mostly transparent (a small card drawn in a card-shaped canvas), is left out. A deck the glyph classifiers were never trained on says more than the bundled
-one: see the vision README for the decks used so.
+renders the wrong part), or mostly transparent (a small card drawn in a card-shaped canvas), is left out. A deck
+the glyph classifiers were never trained on says more than the bundled one: see the vision README for the decks
+used so.
 """
 
 from __future__ import annotations

@@ -264,7 +264,7 @@ def paired(reads: list, doubtful: list[Doubtful]) -> list:
 
 #: An index read whose box runs off the frame by more than this share of its size is not named: the frame's edge cuts
 #: its rank, and the cut repeats the frame's last row where the rest of it was (an AD's index, its A half gone at
-#: the top of a webcam frame, read as TD at 0.85). On cardcounter's train part the 642 index reads that named a card
+#: the top of a webcam frame, read as TD at 0.85). On cardcounter's train part the 641 index reads that named a card
 #: on the table ran off by 0.13 of their size at most; the one over 0.25 was that TD (0.66).
 OFF_FRAME = 0.25
 

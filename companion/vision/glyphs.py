@@ -256,7 +256,7 @@ def _look_again(got: list, which: list[int], corners: np.ndarray, thresholds: np
 #: (:data:`FAINT_RANK_OPEN`). A small court card's rank is thin strokes, pale after blur, beside a solid suit: the
 #: first threshold leaves the rank in pieces, and the second joins the suit to the big pip beside it and to the
 #: picture's frame. An opening of 3 x 3 parts a suit from a line 2 px wide (the frame's, at the cut's scale) and
-#: keeps it. On synthetic 720p scenes of the bundled deck (seed 4242, not used before), jacks 160 px tall: 7 of 20
+#: keeps it. On synthetic 720p scenes of the bundled deck (seed 4242, chosen on), jacks 160 px tall: 7 of 20
 #: named before, 16 after; the spread frames of ``tools.bench_vision`` (seed 124): 308 -> 314 of 320; none misread.
 FAINT_RANK = True
 FAINT_RANK_OPEN = 3
