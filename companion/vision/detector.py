@@ -197,9 +197,9 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
             centre = np.asarray(centre) / f + (x0, y0)
             if corner_search.off_frame(pts, img.shape) <= corner_search.OFF_FRAME:
                 every.setdefault(code, []).append((code, conf, pts, centre))
-        held_all += [d._replace(pts=d.pts / f + (x0, y0), centre=np.asarray(d.centre) / f + (x0, y0),
-                                tall=d.tall / f) for d in held
-                     if corner_search.off_frame(d.pts / f + (x0, y0), img.shape) <= corner_search.OFF_FRAME]
+        held = [d._replace(pts=d.pts / f + (x0, y0), centre=np.asarray(d.centre) / f + (x0, y0), tall=d.tall / f)
+                for d in held]
+        held_all += [d for d in held if corner_search.off_frame(d.pts, img.shape) <= corner_search.OFF_FRAME]
     for code, reads in every.items():
         reads.sort(key=lambda r: -r[1])
         top = reads[0]

@@ -230,10 +230,7 @@ def _read_at(cuts: np.ndarray, levels: np.ndarray, anchor, m: int) -> tuple[list
             still = [t for t in again if got[t] is None]
             parted = _parted(first[still]) if still else None
             if parted is not None:
-                for t, g in zip(still, _indices_in(cuts[still], parted, levels[still], anchor, m)[0]):
-                    if g is not None:
-                        g.faint = True  # (held to reader.FAINT_ALONE where the other corner does not confirm it)
-                        got[t] = g
+                _look(got, still, cuts[still], parted, levels[still], anchor, m)
     return got, merged | faint
 
 
@@ -245,10 +242,18 @@ def _look_again(got: list, which: list[int], corners: np.ndarray, thresholds: np
     if not which:
         return
     redo = corners[which]
-    for t, g in zip(which, _indices_in(redo, _ink(redo, thresholds, m), levels, anchor, m, ranks)[0]):
+    _look(got, which, redo, _ink(redo, thresholds, m), levels, anchor, m, ranks)
+
+
+def _look(got: list, which, cuts: np.ndarray, ink: np.ndarray, levels: np.ndarray, anchor, m: int,
+          ranks: dict | None = None) -> None:
+    """A later look: the index found in each of ``cuts`` from its ``ink`` (``levels`` one row a cut) becomes
+    ``got[which[k]]`` where there is one, marked as found by a later look (``IndexGlyphs.faint``; a whole card's
+    corner read only so is held to ``reader.FAINT_ALONE``). ``ranks``: see :func:`_indices_in`."""
+    for t, g in zip(which, _indices_in(cuts, ink, levels, anchor, m, ranks)[0]):
         if g is not None:
             g.faint = True
-        got[t] = g
+            got[t] = g
 
 
 #: A cut round an anchor where neither look finds an index, but the second look (:data:`FAINT`) finds a glyph over
@@ -271,15 +276,12 @@ def _faint_rank(got: list, which: list[int], cuts: np.ndarray, first: np.ndarray
     if sel.size == 0:
         return
     tiles, rank = ranks["tiles"][sel], ranks["rank"][sel]
-    n, H, W = cuts.shape
+    _, H, W = cuts.shape
     kernel = np.ones((FAINT_RANK_OPEN, FAINT_RANK_OPEN), np.uint8)
     # (opened as one tall image, as the cuts are labelled: their blank top rows keep them apart)
     ink = cv2.morphologyEx(first[tiles].reshape(-1, W), cv2.MORPH_OPEN, kernel).reshape(-1, H, W)
     ink |= np.isin(ranks["labels"][tiles], rank).view(np.uint8)
-    for t, g in zip(tiles, _indices_in(cuts[tiles], ink, levels[tiles], anchor, m)[0]):
-        if g is not None:
-            g.faint = True
-            got[which[t]] = g
+    _look(got, [which[t] for t in tiles], cuts[tiles], ink, levels[tiles], anchor, m)
 
 
 #: A whole card's corner where no look finds an index gets one more: the first look's shapes too big for a glyph, or
@@ -300,8 +302,7 @@ def _parted(mask: np.ndarray) -> np.ndarray | None:
     flat = mask.reshape(-1, W)
     _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(flat, 8, cv2.CV_32S, cv2.CCL_BBDT)
     x, y, w, h, a = stats.T
-    y = y - (y // H) * H
-    big = ~((h <= H * 0.45) & (w <= W * 0.75) & (x + w < W - 1) & (y + h < H - 1)) & (a >= 20)
+    big = ~_within(x, y - (y // H) * H, w, h, H, W) & (a >= 20)
     big[0] = False
     if not big.any():
         return None
@@ -315,6 +316,12 @@ def _parted(mask: np.ndarray) -> np.ndarray | None:
     parted = flat.copy()
     parted[(joined > 0) & (cv2.dilate(nearest, k) != cv2.erode(nearest, k))] = 0
     return parted.reshape(n, H, W)
+
+
+def _within(x: np.ndarray, y: np.ndarray, w: np.ndarray, h: np.ndarray, H: int, W: int) -> np.ndarray:
+    """Which shapes (boxes x, y, w, h in a cut H x W) are no bigger than a glyph and do not run off the cut (a
+    shape that does is art or a frame, not an index)."""
+    return (h <= H * 0.45) & (w <= W * 0.75) & (x + w < W - 1) & (y + h < H - 1)
 
 
 def _ink(corners: np.ndarray, thresholds: np.ndarray, m: int) -> np.ndarray:
@@ -342,8 +349,7 @@ def _indices_in(corners: np.ndarray, mask: np.ndarray, levels: np.ndarray, ancho
     x, y, w, h, a = stats.T
     tile = y // H
     y = y - tile * H
-    ok = (a >= 10) & (h >= H * 0.06) & (h <= H * 0.45) & (w <= W * 0.75) & (a >= 0.12 * w * h)
-    ok &= (x + w < W - 1) & (y + h < H - 1)  # not running off the corner: art or a frame, not an index
+    ok = (a >= 10) & (h >= H * 0.06) & (a >= 0.12 * w * h) & _within(x, y, w, h, H, W)
     ok[0] = False  # the background
     merged = np.zeros(n, bool)
     faint = np.zeros(n, bool)
