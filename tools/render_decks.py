@@ -41,12 +41,18 @@ DECKS = {
     "ar-tigullio": "aisleriot/cards/tigullio.svgz",
 }
 #: Decks never trained on (not in :data:`DECKS`), whose faces render card-shaped for 36-40 of the 52 cards here.
-#: anglo and plastic were chosen on at stop 26, bellot and paris measured once (companion/vision/README.md).
+#: anglo and plastic were chosen on at stop 26, bellot and paris measured once (companion/vision/README.md); the
+#: last four measured first at stop 35 (nicu-ornamental 52 faces, gnomangelo 36, ancient-egyptians 40, atlasnye 40).
 UNSEEN = {
     "ar-anglo": "aisleriot/cards/anglo.svgz",
     "ar-plastic": "aisleriot/cards/plastic.svgz",
     "ar-bellot": "aisleriot/cards/bellot.svgz",
     "ar-paris": "aisleriot/cards/paris.svgz",
+    # first rendered at stop 35 (2026-12-03); ancient-egyptians prints its lower indices upright (reader.TURNED)
+    "kde-nicu-ornamental": "carddecks/svg-nicu-ornamental/ornamental.svgz",
+    "ar-gnomangelo": "aisleriot/cards/gnomangelo.svgz",
+    "kde-ancient-egyptians": "carddecks/svg-ancient-egyptians/Ancient_Egyptians.svgz",
+    "ar-atlasnye": "aisleriot/cards/atlasnye.svgz",
 }
 RANK_NAMES = {"A": "1", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
 SUIT_NAMES = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}

@@ -259,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-box", type=int, default=16, help="random cuts of each real index corner")
     ap.add_argument("--real-val-out", type=Path, help="also write a model trained without the validation slice")
     ap.add_argument("--synth-cache", type=Path, help="reuse synthetic samples saved by a run like this one")
+    ap.add_argument("--hidden", type=int, default=96, help="hidden units of each classifier")
     a = ap.parse_args(argv)
     if a.real is None and not a.no_real:
         a.real = real_glyphs.CARDCOUNTER
@@ -307,8 +308,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"real glyph samples ({'train part' if val is None else 'train part less the validation slice'}):"
                   f" {len(got[0])} rank, {len(got[2])} suit; {got[4]} ({time.time() - t0:.0f} s)", flush=True)
             rx, ry, sx, sy = rx + got[0], ry + got[1], sx + got[2], sy + got[3]
-        rank = train_mlp(np.array(rx, np.float32), ry, tuple(RANKS) + (JUNK,), seed=a.seed)
-        suit = train_mlp(np.array(sx, np.float32), sy, tuple(SUITS) + (JUNK,), seed=a.seed)
+        rank = train_mlp(np.array(rx, np.float32), ry, tuple(RANKS) + (JUNK,), hidden=a.hidden, seed=a.seed)
+        suit = train_mlp(np.array(sx, np.float32), sy, tuple(SUITS) + (JUNK,), hidden=a.hidden, seed=a.seed)
         out.parent.mkdir(parents=True, exist_ok=True)
         GlyphModel(rank, suit).save(out)
         print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB) in {time.time() - t0:.0f} s", flush=True)
