@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import combinations
 
 import cv2
 import numpy as np
@@ -257,26 +258,25 @@ def turned_sixes_and_nines(found: list[Detection]) -> list[Detection]:
     alone = [k for k, d in enumerate(found) if not d.whole_card and d.card[:1] in ("6", "9") and len(d.corners) == 4]
     drop: set[int] = set()
     merged = []
-    for i in alone:
-        for j in alone:
-            a, b = found[i], found[j]
-            if j <= i or i in drop or j in drop or a.card[0] == b.card[0] or a.card[1] != b.card[1]:
-                continue
-            pa, pb = np.float32(a.corners), np.float32(b.corners)
-            da, db = pa[3] - pa[0], pb[3] - pb[0]  # each index's "down", rank to suit
-            ha, hb = float(np.linalg.norm(da)), float(np.linalg.norm(db))
-            if min(ha, hb) < 1 or max(ha, hb) > TURNED_SIZES * min(ha, hb):
-                continue  # one card's two indices are printed alike: seen so differently, they are two cards
-            step = np.subtract(b.center, a.center)
-            dist = float(np.linalg.norm(step))
-            apart = dist / ((ha + hb) / 2)
-            # facing opposite ways, each lying down the card from the other (one card's diagonal)
-            if (float(da @ db) / (ha * hb) < -0.7 and TURNED_SPAN[0] <= apart <= TURNED_SPAN[1]
-                    and float(step @ da) / (ha * dist) > 0.6):
-                drop.update((i, j))
-                box = cv2.boxPoints(cv2.minAreaRect(np.concatenate([pa, pb])))
-                merged.append(Detection(UNKNOWN, 0.0, tuple((float(x), float(y)) for x, y in box), False,
-                                        {"guess": sorted((a.card, b.card)), "turned": True}))
+    for i, j in combinations(alone, 2):
+        a, b = found[i], found[j]
+        if i in drop or j in drop or a.card[0] == b.card[0] or a.card[1] != b.card[1]:
+            continue
+        pa, pb = np.float32(a.corners), np.float32(b.corners)
+        da, db = pa[3] - pa[0], pb[3] - pb[0]  # each index's "down", rank to suit
+        ha, hb = float(np.linalg.norm(da)), float(np.linalg.norm(db))
+        if min(ha, hb) < 1 or max(ha, hb) > TURNED_SIZES * min(ha, hb):
+            continue  # one card's two indices are printed alike: seen so differently, they are two cards
+        step = np.subtract(b.center, a.center)
+        dist = float(np.linalg.norm(step))
+        apart = dist / ((ha + hb) / 2)
+        # facing opposite ways, each lying down the card from the other (one card's diagonal)
+        if (float(da @ db) / (ha * hb) < -0.7 and TURNED_SPAN[0] <= apart <= TURNED_SPAN[1]
+                and float(step @ da) / (ha * dist) > 0.6):
+            drop.update((i, j))
+            box = cv2.boxPoints(cv2.minAreaRect(np.concatenate([pa, pb])))
+            merged.append(Detection(UNKNOWN, 0.0, tuple((float(x), float(y)) for x, y in box), False,
+                                    {"guess": sorted((a.card, b.card)), "turned": True}))
     return [d for k, d in enumerate(found) if k not in drop] + merged if drop else found
 
 
