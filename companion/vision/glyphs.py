@@ -95,7 +95,12 @@ def _levels(hist: np.ndarray) -> np.ndarray:
 def _strength(mn: np.ndarray, levels) -> np.ndarray:
     """Ink strength in [0, 1] per pixel of ``mn`` (a part of the corner)."""
     paper_level, dark_level = levels
-    return np.clip((paper_level - mn.astype(np.float32)) / max(paper_level - dark_level, 1), 0, 1)
+    s = (paper_level - mn.astype(np.float32)) / max(paper_level - dark_level, 1)
+    # (np.clip's values, without its Python-level dispatch: this runs for every glyph the corner search assembles)
+    return np.minimum(np.maximum(s, 0, out=s), 1, out=s)
+
+
+_DILATE = np.ones((3, 3), np.uint8)
 
 
 def norm_patch(mn: np.ndarray, levels, labels: np.ndarray, ids, box, size) -> np.ndarray:
@@ -104,14 +109,15 @@ def norm_patch(mn: np.ndarray, levels, labels: np.ndarray, ids, box, size) -> np
     x, y, w, h = box
     sub = _strength(mn[y:y + h, x:x + w], levels)
     lab = labels[y:y + h, x:x + w]
-    keep = np.zeros(lab.shape, np.uint8)
-    for i in ids:
-        keep[lab == i] = 1
-    keep = cv2.dilate(keep, np.ones((3, 3), np.uint8))
+    keep = lab == ids[0]
+    for i in ids[1:]:
+        keep |= lab == i
+    keep = cv2.dilate(keep.view(np.uint8), _DILATE)
     patch = cv2.resize(sub * keep, size, interpolation=cv2.INTER_AREA)
     patch = patch - patch.mean()
-    n = np.linalg.norm(patch)
-    return (patch / n if n > 1e-6 else patch).astype(np.float32)
+    flat = patch.ravel()
+    n = np.sqrt(flat.dot(flat))  # (np.linalg.norm's own sum, without its checks)
+    return patch / n if n > 1e-6 else patch
 
 
 #: A rank of two glyphs is a "10": its left glyph, the "1", is at most this wide for its height (0.09-0.33 in
@@ -364,15 +370,19 @@ def _indices_in(corners: np.ndarray, mask: np.ndarray, levels: np.ndarray, ancho
             over = over[np.lexsort((w[over] * h[over], tile[over]))]  # per corner, the smallest first (as _assemble)
             tiles, first_of = np.unique(tile[over], return_index=True)
             ranks.update(labels=labels, tiles=tiles, rank=over[first_of])
-        ok &= np.isin(tile, tile[at])
+        with_glyph = np.zeros(n, bool)  # the corners with a glyph at the anchor
+        with_glyph[tile[at]] = True
+        ok &= with_glyph[tile]
     ids = np.nonzero(ok)[0]
     ids = ids[np.lexsort((x[ids], y[ids], tile[ids]))]  # by corner, then top to bottom, then left to right
-    bounds = np.searchsorted(tile[ids], np.arange(n + 1))
+    bounds = np.searchsorted(tile[ids], np.arange(n + 1)).tolist()
+    # (as Python ints, read once: _assemble compares them many times)
+    boxes = np.column_stack([x[ids], y[ids], w[ids], h[ids], ids]).tolist()
     for t in range(n):
-        mine = ids[bounds[t]:bounds[t + 1]]
-        if mine.size < 2:
+        lo, hi = bounds[t], bounds[t + 1]
+        if hi - lo < 2:
             continue
-        comps = [(int(x[k]), int(y[k]), int(w[k]), int(h[k]), int(k)) for k in mine]
+        comps = [tuple(b) for b in boxes[lo:hi]]
         out[t] = _assemble(corners[t], labels[t], comps, levels[t], anchor, m)
     return out, merged, faint
 
@@ -422,7 +432,10 @@ def _assemble(mn: np.ndarray, labels: np.ndarray, comps: list, levels, anchor, m
         paper70 = float(levels[1])
 
         def pixels(ids=tuple(ids) + (suit[4],)):
-            return np.isin(labels, ids), (mn >= paper70).view(np.uint8)
+            ink = labels == ids[0]
+            for i in ids[1:]:
+                ink |= labels == i
+            return ink, (mn >= paper70).view(np.uint8)
 
         def make_suit(label=suit[4]):
             return norm_patch(mn, scale, labels, [label], sbox, SUIT_SIZE)
