@@ -366,6 +366,14 @@ def add_corners(img: np.ndarray, dets: list[Detection], model: GlyphModel, colou
 
 #: Whether whole cards are also looked for round the marked corners, by their paper's colour (``paper.py``).
 PAPER = True
+#: A whole card found round a marked corner whose indices are not named is named by its pips alone, where they are
+#: sure and lie as a two to ten's do (``reader._by_pips``, as for a card the brightness split outlines). Before,
+#: such a card needed two looks agreeing, which a small ten on a light table (a pale 9 px "10" in both corners) never
+#: had. Fresh synthetic 720p scenes, never looked at before the change (seed 3838: the bundled deck and aisleriot's
+#: anglo, paris, bellot and plastic; seed 3939: nicu-ornamental, gnomangelo, ancient-egyptians and atlasnye), cards
+#: 126 / 160 / 196 px tall: 476 / 568 -> 483 / 570 of 720 and 575 / 675 / 696 -> 579 / 675 / 696 of 720, the same
+#: misreads; cardcounter's train part and the benchmark's rows the same.
+PAPER_PIPS = True
 #: A marked corner whose middle lies in (or just round) an index named already is not looked round for a whole
 #: card: the paper there is that card's, already named.
 PAPER_SKIPS_INDICES = True
@@ -374,15 +382,18 @@ PAPER_SKIPS_INDICES = True
 def _whole_cards_near(img: np.ndarray, dets: list[Detection], maps: Maps, model: GlyphModel,
                       colour: bool) -> list[Detection]:
     """``dets`` plus the whole cards found round the marked corners that no named card holds (``paper.
-    quads_near``) and read as whole cards are, where they name a card not named yet; an "unknown" holding one of
-    those is dropped (it was that card, or a patch of table round it)."""
+    quads_near``) and read as whole cards are, where they name a card not named yet by two looks that agree, or by
+    their pips alone (:data:`PAPER_PIPS`); an "unknown" holding one of those is dropped (it was that card, or a
+    patch of table round it)."""
     quads = paper.quads_near(img, marked_patches(maps, named_places(dets, indices=PAPER_SKIPS_INDICES)))
     named = {d.card for d in dets if d.card not in (UNKNOWN, BACK)}
     new: list[Detection] = []
     for d in reader.read_cards(img, quads, model, colour):
         # named by two looks that agree (both corners, or a corner and the pips): a row of overlapping cards can
-        # make one card-shaped patch of paper, whose two corners are two cards' and whose middle holds no pips
-        if d is not None and d.card not in (UNKNOWN, BACK) and d.card not in named and d.extra.get("looks", 0) >= 2:
+        # make one card-shaped patch of paper, whose two corners are two cards' and whose middle holds no pips; or
+        # by pips alone, which must lie as one card's do
+        if d is not None and d.card not in (UNKNOWN, BACK) and d.card not in named and (
+                d.extra.get("looks", 0) >= 2 or (PAPER_PIPS and d.extra.get("found_by") == "pips")):
             named.add(d.card)
             new.append(replace(d, extra={**d.extra, "found_by": "paper"}))
     if not new:
