@@ -496,6 +496,36 @@ def test_eval_synth_lays_another_decks_faces_and_names_a_folder_it_cannot_use(tm
     assert cards == {"2D", "7H", "KS"} and frame.shape == (720, 1280, 3)
 
 
+def test_eval_synth_lays_the_bundled_deck_among_others_and_counts_each_deck(tmp_path, capsys, monkeypatch):
+    """``--deck bundled`` lays the bundled photo deck in its turn among other decks, and each deck's cards are
+    counted on their own (the reader here names the bundled deck's cards only, so the two decks' rows differ)."""
+    from tools import eval_synth
+
+    for code in ("7H", "KS", "2D", "9C", "AS", "QH"):  # a drawn deck of six cards: no photo face's colours
+        face = np.full((352, 228, 3), 250, np.uint8)
+        cv2.putText(face, code, (20, 80), cv2.FONT_HERSHEY_SIMPLEX, 2.0, (0, 0, 0), 4)
+        cv2.imwrite(str(tmp_path / f"{code}.png"), face)
+    laid: list[set] = []
+
+    def scene(rng, kind, height, n=6, faces=None):
+        frame, cards = real_scene(rng, kind, height, n=n, faces=faces)
+        laid.append(cards if faces is None else set())
+        return frame, cards
+
+    real_scene = eval_synth.scene
+    monkeypatch.setattr(eval_synth, "scene", scene)
+    monkeypatch.setattr(eval_synth.D, "TABLES", ("wood", "white"))  # (two tables of them: a scene costs)
+    # a stand-in reader that names exactly the bundled deck's cards of the scene just laid
+    monkeypatch.setattr(eval_synth, "load_reader", lambda name: lambda frame: [
+        Detection(c, 1.0, ((0, 0), (1, 0), (1, 1), (0, 1)), True) for c in laid[-1]])
+    assert eval_synth.main(["--sizes", "250", "--scenes", "1", "--deck", "bundled", "--deck", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    tables = len(eval_synth.D.TABLES)
+    assert f"| bundled, 250 px | {6 * tables} | {6 * tables} (100%) | 0 |" in out
+    assert f"| {tmp_path.name}, 250 px | {6 * tables} | 0 (0%) | 0 |" in out
+    assert f"| 250 px | {12 * tables} | {6 * tables} (50%) | 0 |" in out
+
+
 def _lit_corner(code: str, paper, ink) -> np.ndarray:
     """The top-left index corner of the bundled face of ``code`` as a camera sees it in one light: its paper
     ``paper`` (BGR) and its darkest ink ``ink``, each pixel the mix of the two its darkness makes it."""

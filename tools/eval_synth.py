@@ -9,10 +9,11 @@ and per size. The seed differs from training's, so these scenes were never train
 same generator, so they say less than the real photos do).
 
 ``--deck DIR`` (repeatable) lays the faces of other decks instead, one PNG per card named by its code (``7H.png``),
-as ``tools.render_decks`` renders them; a file that is not card-shaped (a deck whose SVG names its cards otherwise
-renders the wrong part), or mostly transparent (a small card drawn in a card-shaped canvas), is left out. A deck
-the glyph classifiers were never trained on says more than the bundled one: see the vision README for the decks
-used so.
+as ``tools.render_decks`` renders them; ``--deck bundled`` lays the bundled photo deck in its turn among them, and
+with two decks or more each deck's figures are printed too. A file that is not card-shaped (a deck whose SVG names
+its cards otherwise renders the wrong part), or mostly transparent (a small card drawn in a card-shaped canvas), is
+left out. A deck the glyph classifiers were never trained on says more than the bundled one: see the vision README
+for the decks used so.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from tools import detector_data as D
 from tools.eval_real import load_reader
 
 SIZES = (90, 140, 250)
+#: ``--deck bundled``: the bundled photo deck, laid in its turn among other decks.
+BUNDLED = "bundled"
 
 
 #: A face with an alpha channel is laid only where at least this share of it is opaque (a card's rounded corners
@@ -86,8 +89,11 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         print(f"eval_synth: --sizes must be whole numbers separated by commas, not {a.sizes!r}", file=sys.stderr)
         return 2
-    decks = []
+    decks: list[dict[str, np.ndarray] | None] = []
     for folder in a.deck:
+        if str(folder) == BUNDLED:
+            decks.append(None)
+            continue
         faces = deck_faces(folder)
         if len(faces) < 6:
             print(f"eval_synth: --deck {folder}: fewer than 6 card faces (7H.png, ...) in it", file=sys.stderr)
@@ -101,13 +107,16 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(a.seed)
     per_table: dict[str, list[int]] = {}
     per_size: dict[int, list[int]] = {}
+    per_deck: dict[str, list[int]] = {}
+    names = [folder.name if str(folder) != BUNDLED else BUNDLED for folder in a.deck] or [BUNDLED]
     for kind in D.TABLES:
         for height in sizes:
             for _ in range(a.scenes):
-                for faces in decks or [None]:
+                for name, faces in zip(names, decks or [None]):
                     frame, cards = scene(rng, kind, height, faces=faces)
                     named = {d.card for d in read(frame) if d.card not in (BACK, UNKNOWN)}
-                    for acc in (per_table.setdefault(kind, [0, 0, 0]), per_size.setdefault(height, [0, 0, 0])):
+                    for acc in (per_table.setdefault(kind, [0, 0, 0]), per_size.setdefault(height, [0, 0, 0]),
+                                per_deck.setdefault(f"{name}, {height} px", [0, 0, 0])):
                         acc[0] += len(cards)
                         acc[1] += len(named & cards)
                         acc[2] += len(named - cards)
@@ -115,7 +124,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"reader {a.reader}: {a.scenes} scenes of 6 cards per table, card height and deck ({laid})")
     print("| table / card height | cards | read | misread |")
     print("|---|---|---|---|")
-    for key, (n, ok, bad) in list(per_table.items()) + [(f"{k} px", v) for k, v in per_size.items()]:
+    rows = list(per_table.items()) + [(f"{k} px", v) for k, v in per_size.items()]
+    if len(names) > 1:
+        rows += list(per_deck.items())
+    for key, (n, ok, bad) in rows:
         print(f"| {key} | {n} | {ok} ({ok / n:.0%}) | {bad} |")
     return 0
 
