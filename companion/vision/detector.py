@@ -369,10 +369,10 @@ PAPER = True
 #: A whole card found round a marked corner whose indices are not named is named by its pips alone, where they are
 #: sure and lie as a two to ten's do (``reader._by_pips``, as for a card the brightness split outlines). Before,
 #: such a card needed two looks agreeing, which a small ten on a light table (a pale 9 px "10" in both corners) never
-#: had. Fresh synthetic 720p scenes, never looked at before the change (seed 3838: the bundled deck and aisleriot's
-#: anglo, paris, bellot and plastic; seed 3939: nicu-ornamental, gnomangelo, ancient-egyptians and atlasnye), cards
-#: 126 / 160 / 196 px tall: 476 / 568 -> 483 / 570 of 720 and 575 / 675 / 696 -> 579 / 675 / 696 of 720, the same
-#: misreads; cardcounter's train part and the benchmark's rows the same.
+#: had. Synthetic 720p scenes of a seed measured once, after the change (4646: the bundled deck and eight decks never
+#: trained on, ``tools.eval_synth --deck bundled --deck ...``), cards 126 / 160 / 196 px tall: 1,192 / 1,446 / 1,502
+#: -> 1,219 / 1,449 / 1,503 of 1,620, the same 5 misreads; cardcounter's train and held-out parts and the
+#: benchmark's rows the same (vision README, stop 36).
 PAPER_PIPS = True
 #: A marked corner whose middle lies in (or just round) an index named already is not looked round for a whole
 #: card: the paper there is that card's, already named.
