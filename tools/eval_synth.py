@@ -89,16 +89,16 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         print(f"eval_synth: --sizes must be whole numbers separated by commas, not {a.sizes!r}", file=sys.stderr)
         return 2
-    decks: list[dict[str, np.ndarray] | None] = []
+    decks: list[tuple[str, dict[str, np.ndarray] | None]] = []  # (name, faces; None: the bundled photo deck)
     for folder in a.deck:
         if str(folder) == BUNDLED:
-            decks.append(None)
+            decks.append((BUNDLED, None))
             continue
         faces = deck_faces(folder)
         if len(faces) < 6:
             print(f"eval_synth: --deck {folder}: fewer than 6 card faces (7H.png, ...) in it", file=sys.stderr)
             return 2
-        decks.append(faces)
+        decks.append((folder.name, faces))
     try:
         read = load_reader(a.reader)
     except ValueError as e:
@@ -108,11 +108,10 @@ def main(argv: list[str] | None = None) -> int:
     per_table: dict[str, list[int]] = {}
     per_size: dict[int, list[int]] = {}
     per_deck: dict[str, list[int]] = {}
-    names = [folder.name if str(folder) != BUNDLED else BUNDLED for folder in a.deck] or [BUNDLED]
     for kind in D.TABLES:
         for height in sizes:
             for _ in range(a.scenes):
-                for name, faces in zip(names, decks or [None]):
+                for name, faces in decks or [(BUNDLED, None)]:
                     frame, cards = scene(rng, kind, height, faces=faces)
                     named = {d.card for d in read(frame) if d.card not in (BACK, UNKNOWN)}
                     for acc in (per_table.setdefault(kind, [0, 0, 0]), per_size.setdefault(height, [0, 0, 0]),
@@ -125,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     print("| table / card height | cards | read | misread |")
     print("|---|---|---|---|")
     rows = list(per_table.items()) + [(f"{k} px", v) for k, v in per_size.items()]
-    if len(names) > 1:
+    if len(decks) > 1:
         rows += list(per_deck.items())
     for key, (n, ok, bad) in rows:
         print(f"| {key} | {n} | {ok} ({ok / n:.0%}) | {bad} |")

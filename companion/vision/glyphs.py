@@ -103,16 +103,22 @@ def _strength(mn: np.ndarray, levels) -> np.ndarray:
 _DILATE = np.ones((3, 3), np.uint8)
 
 
+def _shapes(labels: np.ndarray, ids) -> np.ndarray:
+    """Where ``labels`` holds one of the (one or more) shapes ``ids``: np.isin's mask, without its dispatch, for the
+    few shapes of one glyph."""
+    mask = labels == ids[0]
+    for i in ids[1:]:
+        mask |= labels == i
+    return mask
+
+
 def norm_patch(mn: np.ndarray, levels, labels: np.ndarray, ids, box, size) -> np.ndarray:
     """The glyph of the shapes ``ids`` of ``labels`` in ``box`` (x, y, w, h) of ``mn``, as the classifiers take it:
     its ink strength against ``levels`` (paper, dark) scaled to ``size`` (w, h), less its mean, of unit norm."""
     x, y, w, h = box
     sub = _strength(mn[y:y + h, x:x + w], levels)
     lab = labels[y:y + h, x:x + w]
-    keep = lab == ids[0]
-    for i in ids[1:]:
-        keep |= lab == i
-    keep = cv2.dilate(keep.view(np.uint8), _DILATE)
+    keep = cv2.dilate(_shapes(lab, ids).view(np.uint8), _DILATE)
     patch = cv2.resize(sub * keep, size, interpolation=cv2.INTER_AREA)
     patch = patch - patch.mean()
     flat = patch.ravel()
@@ -432,10 +438,7 @@ def _assemble(mn: np.ndarray, labels: np.ndarray, comps: list, levels, anchor, m
         paper70 = float(levels[1])
 
         def pixels(ids=tuple(ids) + (suit[4],)):
-            ink = labels == ids[0]
-            for i in ids[1:]:
-                ink |= labels == i
-            return ink, (mn >= paper70).view(np.uint8)
+            return _shapes(labels, ids), (mn >= paper70).view(np.uint8)
 
         def make_suit(label=suit[4]):
             return norm_patch(mn, scale, labels, [label], sbox, SUIT_SIZE)
