@@ -23,11 +23,11 @@ def index_boxes(corners, height: float) -> list[tuple[float, float, float, float
 
 
 def test_a_card_too_small_to_be_named_is_lost_under_the_size_floor():
-    # 110 px tall: read as 7H, but below the 115 px under which no card is named
-    frame, placed = synth.render_scene(["7H"], rng=1, size=(640, 480), table="dark", card_height=110, effects=False)
+    # 95 px tall: read as 7H, but below the 100 px under which no card is named
+    frame, placed = synth.render_scene(["7H"], rng=1, size=(640, 480), table="dark", card_height=95, effects=False)
     dets = detector.recognize(frame)
     assert "7H" not in {d.card for d in dets}
-    boxes = {"7H": index_boxes(placed[0].corners, 110)}
+    boxes = {"7H": index_boxes(placed[0].corners, 95)}
     assert eval_misses.lost_where(frame, {"7H"}, boxes, dets) == {"7H": "under the size floor"}
 
 

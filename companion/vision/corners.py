@@ -150,7 +150,7 @@ def _more_looks(first, looks) -> float:
 def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphModel, read_corners,
            *, card_width: float | None = None, glyph_range: tuple[int, int] | None = None, colour: bool = True,
            skip: np.ndarray | None = None, floor: bool = True, margin: float = INK_MARGIN,
-           shapes_in: np.ndarray | None = None, doubtful: list | None = None):
+           shapes_in: np.ndarray | None = None, doubtful: list | None = None, scale: float = 1.0):
     """Index corners read in ``frame`` where ``stock`` (uint8 mask) marks card stock not yet explained by whole
     cards. ``card_width`` (pixels), when known from whole cards, bounds the glyph size. Returns (code,
     confidence, 4 corners of the index box in frame coordinates, rank centre). A read is kept at the confidence
@@ -181,7 +181,7 @@ def search(frame: np.ndarray, mn: np.ndarray, stock: np.ndarray, model: GlyphMod
     dists = np.sqrt((step * step).sum(axis=1)).astype(float).tolist()
     first, mats = read_pairs(frame, mn, [(comps[i, :2], comps[j, :2], 0.95 * d) for (i, j), d in zip(pairs, dists)],
                              model, read_corners, colour=colour)
-    need = [accept_for(CARD_PER_DIST * d) if floor else 0.0 for d in dists]
+    need = [accept_for(CARD_PER_DIST * d / scale) if floor else 0.0 for d in dists]
     # a read must survive a second look, a little larger and turned a little, that only has to name the same
     # card; a borderline one gets six more looks (LOOKS) whose confidence counts. All are read in two batches.
     again_of: dict[int, list] = {}
