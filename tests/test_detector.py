@@ -301,6 +301,21 @@ def test_small_pale_cards_on_a_light_table_are_read_never_misread():
     assert read >= 10
 
 
+def _court_cards_named(model, tables, height: float, blur: float) -> tuple[int, list[str]]:
+    """How many of the 12 bundled court cards ``height`` px tall, alone on each of ``tables`` and blurred, the
+    corner finder names, and the names it gives wrongly."""
+    read, wrong = 0, []
+    for table in tables:
+        for k, code in enumerate(r + s for r in "JQK" for s in "CDHS"):
+            frame = synth.background((640, 360), table, k)
+            synth.paste(frame, synth.photo_face(code), synth._card_corners(320, 180, height, 25 * k + 10))
+            frame = cv2.GaussianBlur(frame, (0, 0), blur)
+            got = {c for c, conf, *_ in detector.find_corners(frame, model) if conf >= detector.ACCEPT}
+            read += code in got
+            wrong += sorted(got - {code})
+    return read, wrong
+
+
 def test_court_cards_whose_thin_ranks_sit_beside_dark_pips_are_found_in_the_ink_s_top_hat(monkeypatch):
     """The 12 bundled court cards 150 px tall on wood and on green cloth, blurred: the thin red or black strokes of
     a 10 px J, Q or K beside a solid suit and the picture's dark frame fall under the mean those set, and the local
@@ -311,22 +326,9 @@ def test_court_cards_whose_thin_ranks_sit_beside_dark_pips_are_found_in_the_ink_
 
     model = default_model()
     monkeypatch.setattr(detector, "ENLARGE", 0.0)
-
-    def named() -> tuple[int, list[str]]:
-        read, wrong = 0, []
-        for table in ("wood", "cloth"):
-            for k, code in enumerate(r + s for r in "JQK" for s in "CDHS"):
-                frame = synth.background((640, 360), table, k)
-                synth.paste(frame, synth.photo_face(code), synth._card_corners(320, 180, 150, 25 * k + 10))
-                frame = cv2.GaussianBlur(frame, (0, 0), 1.2)
-                got = {c for c, conf, *_ in detector.find_corners(frame, model) if conf >= detector.ACCEPT}
-                read += code in got
-                wrong += sorted(got - {code})
-        return read, wrong
-
-    with_hat = named()
+    with_hat = _court_cards_named(model, ("wood", "cloth"), 150, 1.2)
     monkeypatch.setattr(detector, "HAT", 0.0)
-    without = named()
+    without = _court_cards_named(model, ("wood", "cloth"), 150, 1.2)
     assert with_hat[1] == [] and without[1] == []
     assert with_hat[0] >= without[0] + 3
 
@@ -339,22 +341,9 @@ def test_small_court_cards_are_read_in_a_second_look_at_their_corner_enlarged(mo
     from companion.vision.classifier import default_model
 
     model = default_model()
-
-    def named() -> tuple[int, list[str]]:
-        read, wrong = 0, []
-        for table in ("laminate", "cloth"):
-            for k, code in enumerate(r + s for r in "JQK" for s in "CDHS"):
-                frame = synth.background((640, 360), table, k)
-                synth.paste(frame, synth.photo_face(code), synth._card_corners(320, 180, 130, 25 * k + 10))
-                frame = cv2.GaussianBlur(frame, (0, 0), 0.8)
-                got = {c for c, conf, *_ in detector.find_corners(frame, model) if conf >= detector.ACCEPT}
-                read += code in got
-                wrong += sorted(got - {code})
-        return read, wrong
-
-    enlarged = named()
+    enlarged = _court_cards_named(model, ("laminate", "cloth"), 130, 0.8)
     monkeypatch.setattr(detector, "ENLARGE", 0.0)
-    without = named()
+    without = _court_cards_named(model, ("laminate", "cloth"), 130, 0.8)
     assert enlarged[1] == [] and without[1] == []
     assert enlarged[0] >= without[0] + 5
 
