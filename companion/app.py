@@ -491,10 +491,11 @@ def card_height_px(calibration) -> float:
 
 
 def reader_min_card_px() -> float:
-    """The smallest card height (px) the card reader names a card at."""
+    """The smallest card height (px) the card reader reads often enough to follow a game by (it names some
+    smaller cards, from ``detection.MIN_HEIGHT`` up, but misses too many)."""
     from .vision import detection
 
-    return float(getattr(detection, "MIN_HEIGHT", 0.0))
+    return float(getattr(detection, "GAME_HEIGHT", 0.0))
 
 
 def _open_store(path: str | Path, messages: dict[str, Message]) -> EventStore:

@@ -39,9 +39,10 @@ def test_a_card_on_a_table_as_light_as_it_is_outlined_round_its_corner(code, hei
 
 
 def test_a_small_card_on_a_cream_table_is_named_only_with_its_outline():
-    """A 126 px four of clubs: its 9 px index alone is not read, the whole card (two corners, four pips) is."""
+    """A 110 px four of clubs: its 8 px index alone is not read, the whole card (two corners, four pips) is.
+    (At 126 px, since stop 37 lowered a small card's size floor, its index alone is read too.)"""
     img = table()
-    lay(img, "4C", 126, 80)
+    lay(img, "4C", 110, 80)
     img = cv2.GaussianBlur(img, (3, 3), 0.8)
     try:
         detector.PAPER = False

@@ -17,6 +17,13 @@ from ..table import BACK, UNKNOWN  # noqa: F401  (labels that are not card codes
 #: none misread after a look (vision README, stop 37).
 ACCEPT, FULL_SIZE, SMALL_ACCEPT, MIN_HEIGHT = 0.80, 200.0, 0.93, 100.0
 
+#: Cards shorter than this are named now and then (from MIN_HEIGHT up) but too seldom to follow a game by: the app
+#: asks for a closer camera below it (``app.CARDS_TOO_SMALL``; a three-seat mat at 720p gives 110 px cards).
+#: Synthetic 720p scenes of the bundled deck, seed 1212, 3 per table: 62% / 72% / 70% / 82% of 180 cards named at
+#: 104 / 110 / 118 / 126 px, measured once
+#: (``python -m tools.eval_synth --reader new --seed 1212 --sizes 104,110,118,126 --scenes 3``).
+GAME_HEIGHT = 115.0
+
 
 def accept_for(height: float) -> float:
     """The confidence a read of a card ``height`` pixels tall must reach to be named (above 1: never).
