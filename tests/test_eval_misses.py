@@ -23,11 +23,12 @@ def index_boxes(corners, height: float) -> list[tuple[float, float, float, float
 
 
 def test_a_card_too_small_to_be_named_is_lost_under_the_size_floor():
-    # 95 px tall: read as 7H, but below the 100 px under which no card is named
-    frame, placed = synth.render_scene(["7H"], rng=1, size=(640, 480), table="dark", card_height=95, effects=False)
+    # 85 px tall: read as 7H, but below the 100 px under which no card is named (a card's size is judged from its
+    # index: at 95 px, OpenCV 4.6 judged this one a little over 100 px and named it)
+    frame, placed = synth.render_scene(["7H"], rng=1, size=(640, 480), table="dark", card_height=85, effects=False)
     dets = detector.recognize(frame)
     assert "7H" not in {d.card for d in dets}
-    boxes = {"7H": index_boxes(placed[0].corners, 95)}
+    boxes = {"7H": index_boxes(placed[0].corners, 85)}
     assert eval_misses.lost_where(frame, {"7H"}, boxes, dets) == {"7H": "under the size floor"}
 
 
