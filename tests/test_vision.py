@@ -554,6 +554,17 @@ def test_black_ink_beside_clipped_paper_is_black_and_red_ink_stays_red():
     assert red.redness > reader.BLACK_MAX  # ... and a real diamond is not
 
 
+def test_black_ink_a_little_warm_is_not_red_enough_for_a_diamond():
+    """Under warm light a small black index's ink, blurred into the paper and through JPEG, has its red a little above
+    its green: aisleriot's plastic 2S, TS and 6S at 126 px measured 1.09-1.14 and were named 2D, TD and 6D (their
+    round spades look like diamonds at that size). Red indices there measured 1.5 or more; on the webcam
+    photos of cardcounter's train part a few measure less, and 1.3 lost 54 of its 352 cards, 1.15 two."""
+    from companion.vision import glyphs, reader
+
+    black = glyphs.extract_index(_lit_corner("2S", (170, 231, 251), (38, 53, 83)))
+    assert black is not None and 1.08 < black.redness < reader.RED_MIN
+
+
 @pytest.mark.parametrize("code, misread_as", [("3C", "5C"), ("6C", "5C"), ("3S", "5S")])
 def test_an_outline_that_cuts_off_the_index_gives_unknown_not_another_card(code, misread_as, monkeypatch):
     """An outline 6% inside a card's edge cuts off the left of its index, and a cut 3 or 6 reads as a 5 in both

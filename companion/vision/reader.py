@@ -23,8 +23,11 @@ from .pips import COUNT, read_pips
 
 #: The part of an upright flattened card searched for the index (fractions of width and height).
 CORNER_W, CORNER_H = 0.27, 0.5
-#: Redness (see glyphs.IndexGlyphs) below which ink is surely black, and above which it is surely red.
-BLACK_MAX, RED_MIN = 1.6, 1.08
+#: Redness (see glyphs.IndexGlyphs) below which ink is surely black, and above which it is surely red. RED_MIN was
+#: 1.08 until stop 38: under warm light aisleriot's plastic 2S, TS and 6S at 126 px measured 1.09-1.14 and were named
+#: 2D, TD, 6D. At 1.15, cardcounter's train part (chosen on) loses 2 of webcam-table's 312 cards (1.3: 54); a seed
+#: measured once (8686, nine decks, 126 px) 1,282 named / 1 wrong -> 1,282 / 0; held-out photos unchanged.
+BLACK_MAX, RED_MIN = 1.6, 1.15
 #: A suit glyph narrower than this share of its height is not named: every suit is about as wide as it is tall (in
 #: the synthetic training cuts 0.45% of suits are narrower), while a sliver of a letter or of a line beside a rank is
 #: that narrow (the mat's printed "ROW" read as 9C in a simulated game).
