@@ -7,19 +7,9 @@ import numpy as np
 import pytest
 
 from companion.vision import detector, synth
-from tools import eval_misses, eval_real
+from tools import eval_misses, eval_real, eval_synth
 
 CARDCOUNTER = eval_real.DATA / "real-photos" / "cardcounter"
-
-
-def index_boxes(corners, height: float) -> list[tuple[float, float, float, float]]:
-    """Boxes round the two index corners of a synthetic card (as cardcounter's labels box them)."""
-    c = np.asarray(corners, float)
-    out = []
-    for a, b, d in ((c[0], c[1], c[3]), (c[2], c[3], c[1])):
-        centre = a + 0.12 * (b - a) + 0.13 * (d - a)
-        out.append((float(centre[0]), float(centre[1]), 0.25 * height, 0.25 * height))
-    return out
 
 
 def test_a_card_too_small_to_be_named_is_lost_under_the_size_floor():
@@ -28,7 +18,7 @@ def test_a_card_too_small_to_be_named_is_lost_under_the_size_floor():
     frame, placed = synth.render_scene(["7H"], rng=1, size=(640, 480), table="dark", card_height=85, effects=False)
     dets = detector.recognize(frame)
     assert "7H" not in {d.card for d in dets}
-    boxes = {"7H": index_boxes(placed[0].corners, 85)}
+    boxes = {"7H": eval_synth.index_boxes(placed[0].corners)}
     assert eval_misses.lost_where(frame, {"7H"}, boxes, dets) == {"7H": "under the size floor"}
 
 
@@ -43,7 +33,7 @@ def test_a_card_named_where_another_was_labelled_is_misnamed_there():
                                        effects=False)
     assert "9C" in {d.card for d in detector.recognize(frame)}
     # the labels (wrongly) say a 9S lies there: the reader's 9C is the only name near its boxes
-    boxes = {"9S": index_boxes(placed[0].corners, 300)}
+    boxes = {"9S": eval_synth.index_boxes(placed[0].corners)}
     assert eval_misses.lost_where(frame, {"9S"}, boxes) == {"9S": "misnamed there"}
 
 
@@ -65,3 +55,22 @@ def test_every_card_the_reader_missed_on_real_photos_gets_one_stage(capsys):
                                ["cardcounter/webcam-held"])["found"]
     assert missed == cards - found > 0
     assert sum(stages) == missed
+
+
+def test_eval_synth_says_where_each_card_it_missed_was_lost(capsys, monkeypatch):
+    """``tools.eval_synth --misses``: every card laid and not named is given one stage, per table and per deck.
+    At 90 px no card is named (the size floor is 100 px), so every card laid is missed."""
+    monkeypatch.setattr(eval_synth.D, "TABLES", ("dark", "white"))
+    assert eval_synth.main(["--reader", "new", "--sizes", "90", "--scenes", "1", "--seed", "5", "--misses"]) == 0
+    out = capsys.readouterr().out
+    assert "| dark | 6 | 0 (0%) | 0 |" in out and "| white | 6 | 0 (0%) | 0 |" in out
+    rows = {line.split(" | ")[0].strip("| "): [int(v) for v in line.strip("| ").split(" | ")[1:]]
+            for line in out.split("Where the cards missed")[1].splitlines() if line.startswith("| ") and "px" in line}
+    assert sorted(rows) == ["bundled, 90 px", "dark, 90 px", "white, 90 px"]
+    for key, (missed, *stages) in rows.items():
+        assert missed == (12 if key.startswith("bundled") else 6) == sum(stages), key
+
+
+def test_eval_synth_misses_needs_the_reader_it_follows(capsys):
+    assert eval_synth.main(["--reader", "old", "--misses"]) == 2
+    assert "--misses follows the reader with the corner finder" in capsys.readouterr().err
