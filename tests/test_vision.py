@@ -507,13 +507,13 @@ def test_eval_synth_lays_the_bundled_deck_among_others_and_counts_each_deck(tmp_
         cv2.imwrite(str(tmp_path / f"{code}.png"), face)
     laid: list[set] = []
 
-    def scene(rng, kind, height, n=6, faces=None):
+    def scene_laid(rng, kind, height, n=6, faces=None):
         frame, cards = real_scene(rng, kind, height, n=n, faces=faces)
-        laid.append(cards if faces is None else set())
+        laid.append(set(cards) if faces is None else set())
         return frame, cards
 
-    real_scene = eval_synth.scene
-    monkeypatch.setattr(eval_synth, "scene", scene)
+    real_scene = eval_synth.scene_laid
+    monkeypatch.setattr(eval_synth, "scene_laid", scene_laid)
     monkeypatch.setattr(eval_synth.D, "TABLES", ("wood", "white"))  # (two tables of them: a scene costs)
     # a stand-in reader that names exactly the bundled deck's cards of the scene just laid
     monkeypatch.setattr(eval_synth, "load_reader", lambda name: lambda frame: [
