@@ -153,7 +153,10 @@ def main(argv: list[str] | None = None) -> int:
     per_table: dict[str, list[int]] = {}
     per_size: dict[int, list[int]] = {}
     per_deck: dict[str, list[int]] = {}
-    lost: tuple[dict[str, Counter], dict[str, Counter]] = ({}, {})  # per table, per deck: stage -> cards
+    # per table, per deck (in the order they are laid): stage -> cards
+    lost: tuple[dict[str, Counter], dict[str, Counter]] = (
+        {f"{kind}, {h} px": Counter() for kind in D.TABLES for h in sizes},
+        {f"{name}, {h} px": Counter() for name, _ in decks or [(BUNDLED, None)] for h in sizes})
     for kind in D.TABLES:
         for height in sizes:
             for _ in range(a.scenes):
@@ -165,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
                     if a.misses and cards - named:
                         where = lost_where(frame, cards - named, {c: index_boxes(laid[c]) for c in cards}, dets)
                         for per, key in zip(lost, (f"{kind}, {height} px", f"{name}, {height} px")):
-                            per.setdefault(key, Counter()).update(where.values())
+                            per[key].update(where.values())
                     for acc in (per_table.setdefault(kind, [0, 0, 0]), per_size.setdefault(height, [0, 0, 0]),
                                 per_deck.setdefault(f"{name}, {height} px", [0, 0, 0])):
                         acc[0] += len(cards)
