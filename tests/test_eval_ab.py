@@ -36,3 +36,22 @@ def test_a_setting_is_read_as_modules_names_and_literals():
     assert eval_ab.parse_setting(" detection.MIN_HEIGHT=115.0; detector.ENLARGE = 0 ;") == {
         ("detection", "MIN_HEIGHT"): 115.0, ("detector", "ENLARGE"): 0}
     assert eval_ab.parse_setting("") == {}
+
+
+def test_a_setting_may_name_another_glyph_model_and_the_committed_one_reads_again_after(tmp_path):
+    """``--set "classifier.MODEL_PATH='other.npz'"`` reads with that model (loaded afresh, not the one cached
+    before), and the committed model is loaded again once the setting is put back."""
+    import shutil
+
+    from companion.vision import classifier
+
+    committed = classifier.MODEL_PATH
+    other = tmp_path / "other.npz"
+    shutil.copy(committed, other)
+    before = classifier.default_model()
+    with eval_ab.applied(eval_ab.parse_setting(f"classifier.MODEL_PATH='{other}'")):
+        assert classifier.MODEL_PATH == str(other)
+        inside = classifier.default_model()
+        assert inside is not before
+    assert classifier.MODEL_PATH == committed
+    assert classifier.default_model() is not inside

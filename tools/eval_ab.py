@@ -6,7 +6,8 @@
 A setting is ``module.NAME=value`` pairs separated by ``;`` (a module of ``companion.vision``, a value as a Python
 literal); ``--set ""`` is the reader as it is. The scenes are drawn in eval_synth's order for the same seed, sizes
 and decks, so the reader as it is gets the figures ``eval_synth --reader new`` prints; ``--only`` reads just some
-of them (``bundled@126``, ``ar-plastic@160``), still drawing the rest so that each scene stays the same. Prints,
+of them (``bundled@126``, ``ar-plastic@160``), still drawing the rest so that each scene stays the same. Another
+glyph model is a setting too: ``--set "classifier.MODEL_PATH='build/glyphs.npz'"``. Prints,
 per setting, the cards named right and wrong at each card height, then every misread (setting, table, deck, height,
 the card named, its confidence and how, the cards laid). Why: a change to the reader is judged by what it changes
 on the same scenes, and a figure quoted in a README must be reproducible from the repository.
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from companion.vision import classifier
 from companion.vision.detection import BACK, UNKNOWN
 from tools import detector_data as D
 from tools.eval_real import load_reader
@@ -59,17 +61,22 @@ def parse_setting(text: str) -> dict[tuple[str, str], object]:
 
 @contextmanager
 def applied(setting: dict[tuple[str, str], object]):
-    """The reader's module attributes set as ``setting`` says, then put back."""
+    """The reader's module attributes set as ``setting`` says, then put back. The glyph classifiers are loaded
+    again either side, so that a setting may name another model file (``classifier.MODEL_PATH='x.npz'``)."""
     saved = []
     try:
         for (mod, name), value in setting.items():
             module = importlib.import_module(f"companion.vision.{mod}")
             saved.append((module, name, getattr(module, name)))
             setattr(module, name, value)
+        if saved:
+            classifier.default_model.cache_clear()
         yield
     finally:
         for module, name, value in reversed(saved):
             setattr(module, name, value)
+        if saved:
+            classifier.default_model.cache_clear()
 
 
 def main(argv: list[str] | None = None) -> int:
