@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from companion.vision.classifier import GlyphModel, default_model
 from tools import train_vision
 
 
@@ -20,3 +21,15 @@ def test_ink_weight_makes_a_faces_ink_bolder_or_thinner_and_grows_no_rim_from_a_
         inks.append(int((card < 128).sum()))
     assert min(inks) < 200 < max(inks)  # the 10 x 20 stroke thinner in some, bolder in others
 
+
+
+def test_a_saved_model_says_which_library_versions_made_it_and_reads_the_same(tmp_path):
+    model = default_model()
+    path = tmp_path / "glyphs.npz"
+    model.save(path, made_with="OpenCV 4.6.0, numpy 1.24.2")
+    again = GlyphModel.load(path)
+    with np.load(path, allow_pickle=False) as data:
+        assert str(data["made_with"]) == "OpenCV 4.6.0, numpy 1.24.2"
+    x = np.random.default_rng(0).random((3, model.rank.w1.shape[0]), dtype=np.float32)
+    np.testing.assert_allclose(again.rank.probs(x), model.rank.probs(x), rtol=1e-5)
+    assert again.suit.classes == model.suit.classes

@@ -302,8 +302,11 @@ def main(argv: list[str] | None = None) -> int:
     faces = [f for f in load_faces(a.decks) if f[0] not in left_out]
     decks = sorted({d for d, _, _ in faces})
     print(f"{len(faces)} faces from {len(decks)} decks: {', '.join(decks)}", flush=True)
-    ink = f";ink {a.ink_weight}" if a.ink_weight else ""  # (the key of a cache made without it is unchanged)
-    key = np.array(f"{','.join(decks)};{len(faces)};{a.per_face};{a.seed}{ink}")
+    # the same code and seed cut other samples on other library versions (stop 40): say which, and key the cache by them
+    libs = f"OpenCV {cv2.__version__}, numpy {np.__version__}"
+    print(f"cutting with {libs}", flush=True)
+    ink = f";ink {a.ink_weight}" if a.ink_weight else ""
+    key = np.array(f"{','.join(decks)};{len(faces)};{a.per_face};{a.seed}{ink};{libs}")
     cached = np.load(a.synth_cache) if a.synth_cache and a.synth_cache.exists() else None
     if cached is not None and "key" in cached and str(cached["key"]) == str(key):
         rx, ry, sx, sy = (list(cached[k]) for k in ("rx", "ry", "sx", "sy"))
@@ -342,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         rank = train_mlp(np.array(rx, np.float32), ry, tuple(RANKS) + (JUNK,), hidden=a.hidden, seed=a.seed)
         suit = train_mlp(np.array(sx, np.float32), sy, tuple(SUITS) + (JUNK,), hidden=a.hidden, seed=a.seed)
         out.parent.mkdir(parents=True, exist_ok=True)
-        GlyphModel(rank, suit).save(out)
+        GlyphModel(rank, suit).save(out, made_with=libs)
         print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB) in {time.time() - t0:.0f} s", flush=True)
     return 0
 

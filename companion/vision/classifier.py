@@ -50,8 +50,12 @@ class GlyphModel:
     rank: Mlp
     suit: Mlp
 
-    def save(self, path: Path) -> None:
+    def save(self, path: Path, made_with: str = "") -> None:
+        """Write the model to ``path``; ``made_with`` (the library versions that cut its samples) is kept beside
+        the weights, as the same code on other versions makes another model."""
         arrays = {**self.rank.to_arrays("rank"), **self.suit.to_arrays("suit")}
+        if made_with:
+            arrays["made_with"] = np.array(made_with)
         np.savez_compressed(path, **{k: (v.astype(np.float16) if v.dtype == np.float32 else v)
                                      for k, v in arrays.items()})
 
