@@ -86,9 +86,10 @@ def read_corners(corners: np.ndarray, model: GlyphModel, anchor=None, colours=No
 #: (aisleriot's plastic spade: 0.5-0.8 spade, the rest diamond) is then named by its index. OFF (stop 40): on nine
 #: decks' synthetic scenes it names 2-3% more cards (seed 4747, measured once: 1,286 -> 1,341 of 1,620 at 126 px,
 #: the same misreads but one) and reads the held-out photos the same, but it loses table-overlap's 6D and 9D at
-#: 8000 px: a second read of 6D, away from the real 6D, becomes a hair surer (0.99704 -> 0.99725) than the real
-#: 6D's read (0.99722); detector.find_corners keeps each name's surest read, and neither the 6D nor the 9D is then
-#: reported. That near-tie is to be settled before this is turned on (vision README, stop 40).
+#: 8000 px: the 6D's far index becomes a hair surer (0.99704 -> 0.99725) than its near one (0.99722), and one read is
+#: kept per name; placed at that far corner, the 6D faces the 9D's index of the next card as one card's two ends
+#: would, and turned_sixes_and_nines makes the two cards one "unknown". A 6 or 9 whose own two indices agree should
+#: not be taken for another card's turned end before this is turned on (vision README, stop 40).
 SUIT_BY_COLOUR = False
 
 
