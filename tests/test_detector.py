@@ -177,7 +177,7 @@ def test_a_grey_frame_asks_more_of_a_card_found_only_by_the_detector(monkeypatch
     from companion.vision.classifier import default_model
 
     box = np.float32([[100, 100], [130, 100], [130, 160], [100, 160]])
-    monkeypatch.setattr(detector, "find_corners", lambda *a, **k: [("3H", conf, box, box[0])])
+    monkeypatch.setattr(detector, "find_corners", lambda *a, **k: [detector.CornerFound("3H", conf, box, box[0])])
     got = detector.add_corners(np.full((300, 300, 3), 200, np.uint8), [], default_model(), colour=colour)
     assert named(got) == (["3H"] if kept else [])
     assert detector.ACCEPT < 0.95 < detector.GREY_ACCEPT < 0.99

@@ -455,6 +455,21 @@ def test_two_corners_of_one_card_read_as_a_six_and_a_nine_are_one_unknown():
     assert turned_sixes_and_nines(two_suits) == two_suits
 
 
+def test_a_six_whose_two_indices_agree_is_not_taken_for_another_cards_turned_end():
+    """A 6D read the same at both its corners (kept at one, ``extra["looks"]`` 2) that faces a 9D's index as one
+    card's two ends would: two cards, both named. Table-overlap's deal1 at 8000 px lost its 6D and 9D so."""
+    from companion.vision.reader import turned_sixes_and_nines
+
+    def index(code, x, y, dy, looks):  # an index box 20 x 30 px at (x, y), upright (dy 1) or turned (dy -1)
+        box = ((x, y), (x + 20 * dy, y), (x + 20 * dy, y + 30 * dy), (x, y + 30 * dy))
+        return Detection(code, 0.99, tuple((float(px), float(py)) for px, py in box), False, {"looks": looks})
+
+    agreeing = [index("6D", 100, 100, 1, 2), index("9D", 220, 300, -1, 1)]
+    assert turned_sixes_and_nines(agreeing) == agreeing
+    alone = [index("6D", 100, 100, 1, 1), index("9D", 220, 300, -1, 1)]
+    assert [d.card for d in turned_sixes_and_nines(alone)] == ["unknown"]
+
+
 def test_a_card_shaped_patch_of_table_round_small_cards_does_not_hide_them():
     """A light sheet of card proportions on the table with three small cards laid apart on it: the sheet's outline
     is card-shaped, and it used to be kept as "the card" while the cards inside it were dropped as pictures printed

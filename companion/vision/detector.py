@@ -133,17 +133,29 @@ def marked_patches(maps: Maps, known: Sequence[np.ndarray] = ()) -> list[Patch]:
     return out
 
 
+class CornerFound(NamedTuple):
+    """One index corner :func:`find_corners` names: its code and confidence, the index box's 4 corners and the
+    rank's centre (frame coordinates), and how many looks name it: 2 where the card's other index, well apart, was
+    read the same (its two indices agree), else 1."""
+
+    code: str
+    conf: float
+    pts: np.ndarray
+    centre: np.ndarray
+    looks: int = 1
+
+
 def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[np.ndarray] = (),
                  colour: bool = True, floor: bool = True,
-                 maps: Maps | None = None, enlarge: bool = True) -> list[tuple[str, float, np.ndarray, np.ndarray]]:
-    """Index corners the network marks in ``img`` and the corner search names: (code, confidence, the index box's
-    4 corners, the rank's centre), in frame coordinates; one read per code, none where two names clash. A marked
+                 maps: Maps | None = None, enlarge: bool = True) -> list[CornerFound]:
+    """Index corners the network marks in ``img`` and the corner search names (:class:`CornerFound`), in frame
+    coordinates; one read per code, none where two names clash. A marked
     patch whose centre lies inside one of the ``known`` polygons (cards already named) is not read again.
     ``floor=False`` lifts the corner search's size floor (see :func:`corners.search`). ``maps``: what
     :func:`heat_map` gave for ``img``, where the caller has it already. A read below its floor is named where a
     read of the card's other index, in this patch or another, confirms it (``corners.PAIRED``)."""
     darkest: list[np.ndarray] = []  # the frame's darkest channel, made the first time a patch needs it
-    best: dict[str, tuple] = {}
+    best: dict[str, CornerFound] = {}
     every: dict[str, list] = {}
     held_all: list[corner_search.Doubtful] = []  # reads below their floor, for another patch's read to confirm
     fh, fw = img.shape[:2]
@@ -174,19 +186,19 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
         # whole card whose two corners agree (reader._card)
         other = [r for r in reads[1:] if np.linalg.norm(r[3] - top[3]) > 2 * span]
         conf = 1 - (1 - top[1]) * (1 - other[0][1]) if (AGREE and other) else top[1]
-        best[code] = (code, conf, top[2], top[3])
+        best[code] = CornerFound(code, conf, top[2], top[3], 2 if other else 1)
     # a read below its floor that a read of the card's other index, in this patch or another, confirms
     # (corners.PAIRED; its confidence holds both looks already, so it is not combined again above)
     for code, conf, pts, centre in corner_search.paired([r for rs in every.values() for r in rs], held_all):
-        if code not in best or conf > best[code][1]:
-            best[code] = (code, conf, pts, centre)
-    out = []
+        if code not in best or conf > best[code].conf:
+            best[code] = CornerFound(code, conf, pts, centre, 2)
     found = list(best.values())
-    for k, (code, conf, pts, centre) in enumerate(found):
-        span = float(np.linalg.norm(pts[2] - pts[0]))
-        if any(np.linalg.norm(centre - c2) < 0.25 * span for j, (*_, c2) in enumerate(found) if j != k):
+    out = []
+    for k, c in enumerate(found):
+        span = float(np.linalg.norm(c.pts[2] - c.pts[0]))
+        if any(np.linalg.norm(c.centre - g.centre) < 0.25 * span for j, g in enumerate(found) if j != k):
             continue  # two different names at the same place: neither
-        out.append((code, conf, pts, centre))
+        out.append(c)
     return out
 
 
@@ -381,14 +393,15 @@ def add_corners(img: np.ndarray, dets: list[Detection], model: GlyphModel, colou
     known = named_places(dets)  # (a "back" may be a busy face: its corners are read)
     floor = ACCEPT if colour else GREY_ACCEPT
     enlarge = _cards_small(dets)
-    for code, conf, pts, centre in find_corners(img, model, known=known, colour=colour, maps=maps, enlarge=enlarge):
+    for code, conf, pts, centre, looks in find_corners(img, model, known=known, colour=colour, maps=maps,
+                                                       enlarge=enlarge):
         if code in named or conf < floor:
             continue
         inside = [d for d, p in polys if cv2.pointPolygonTest(p, (float(centre[0]), float(centre[1])), False) >= 0]
         if any(d.card not in (UNKNOWN, BACK) for d in inside):
             continue  # a card the reader named already holds this corner: its reading stands
         extra.append(Detection(code, conf, tuple((float(x), float(y)) for x, y in pts), False,
-                               {"found_by": "detector"}))
+                               {"found_by": "detector", "looks": looks}))
     extra = reader.pips_allow(dets, extra)
     if not extra:
         return dets

@@ -274,6 +274,12 @@ def pips_allow(cards: list[Detection], extra: list[Detection]) -> list[Detection
 #: is "unknown", and an index read alone inside it is not named.
 TURNED, TURNED_SPAN, TURNED_SIZES = True, (1.5, 10.0), 1.2
 TURNED_RANKS = {"6": "9", "9": "6"}
+#: A 6 or 9 read alone whose card's other index, well apart, was read the same (``extra["looks"]`` 2, see
+#: ``detector.find_corners``) is a card whose two indices agree, not another card's turned end: it is not made one
+#: "unknown" with a 9 or 6 that happens to face it. Table-overlap's deal1 at 8000 px lost its 6D and 9D so: the
+#: 6D kept its far index (a hair surer than its near one), which faces the next card's 9D as one card's two
+#: ends would (stop 42).
+TURNED_OWN_PAIR = True
 
 
 def turned_sixes_and_nines(found: list[Detection]) -> list[Detection]:
@@ -286,6 +292,8 @@ def turned_sixes_and_nines(found: list[Detection]) -> list[Detection]:
         a, b = found[i], found[j]
         if i in drop or j in drop or a.card[0] == b.card[0] or a.card[1] != b.card[1]:
             continue
+        if TURNED_OWN_PAIR and max(a.extra.get("looks", 1), b.extra.get("looks", 1)) >= 2:
+            continue  # one of them was read the same at its card's other index: a card of its own (TURNED_OWN_PAIR)
         pa, pb = np.float32(a.corners), np.float32(b.corners)
         da, db = pa[3] - pa[0], pb[3] - pb[0]  # each index's "down", rank to suit
         ha, hb = float(np.linalg.norm(da)), float(np.linalg.norm(db))
@@ -387,15 +395,15 @@ def _partly_hidden(img, stock, quads, found, model, colour: bool = True) -> list
     b, g, r = cv2.split(img)
     mn = cv2.min(cv2.min(b, g), r)
     have = {d.card for d in found}
-    best: dict[str, tuple] = {}
+    every: dict[str, list[tuple]] = {}
     widths = [np.linalg.norm(q[1] - q[0]) for q in quads]
     card_w = float(np.median(widths)) if len(widths) >= 2 else None
     for code, conf, pts, centre in corner_search.search(img, mn, stock, model, read_corners, card_width=card_w,
                                                              colour=colour):
         if code in have or corner_search.off_frame(pts, img.shape) > corner_search.OFF_FRAME:
             continue
-        if code not in best or conf > best[code][1]:
-            best[code] = (code, conf, pts, centre)
+        every.setdefault(code, []).append((code, conf, pts, centre))
+    best = {code: max(rs, key=lambda r: r[1]) for code, rs in every.items()}
     # two different names read at the same place: keep neither
     out = []
     reads = list(best.values())
@@ -404,5 +412,7 @@ def _partly_hidden(img, stock, quads, found, model, colour: bool = True) -> list
         clash = any(np.linalg.norm(centre - c2) < 0.25 * size for j, (_, _, _, c2) in enumerate(reads) if j != k)
         if clash:
             continue
-        out.append(Detection(code, conf, tuple((float(x), float(y)) for x, y in pts), False))
+        # read the same well apart too (the card's other index): two looks, as detector.find_corners counts them
+        looks = 2 if any(np.linalg.norm(r[3] - centre) > 2 * size for r in every[code]) else 1
+        out.append(Detection(code, conf, tuple((float(x), float(y)) for x, y in pts), False, {"looks": looks}))
     return out
