@@ -134,3 +134,25 @@ def test_a_number_card_with_a_pip_hidden_is_not_named_the_rank_below(code):
 @pytest.mark.parametrize("code", ["KS", "QH", "AD"])
 def test_a_court_card_or_ace_whose_indices_are_lost_is_not_named(code):
     assert all(c in (UNKNOWN, "back") for c in _read_laid(_blank_indices(code)))
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_a_card_whose_corners_disagree_keeps_what_its_pips_rule_out(monkeypatch, on):
+    """A whole 5S whose one corner reads 5S and the other 5D (ink of no sure colour, a spade the shapes call a
+    diamond) is "unknown"; its five black pips rule the 5D out, so that corner read again on its own is not named
+    (ar-plastic's 5S under warm light was so misread before, seed 7171). Switched off, the corner's 5D stands."""
+    monkeypatch.setattr(reader, "DISAGREE_PIPS", on)
+    # five black spades, counted but not surely suited (so they make neither read sure)
+    monkeypatch.setattr(reader, "read_pips", lambda card, model: Pips(5, "S", 0.5, 1.0))
+    face = _flat("5S")
+    h, w = face.shape[:2]
+    quad = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    reads = [reader.CornerRead("5S", 0.9, None), reader.CornerRead("5D", 0.9, None)]
+    card = reader._card(face, quad, reads, default_model())
+    assert card.card == UNKNOWN and card.extra["guess"] == "5S"
+    assert card.extra.get("pips") == ("black" if on else None)
+    corner = Detection("5D", 0.95, ((10.0, 10.0), (25.0, 10.0), (25.0, 40.0), (10.0, 40.0)), False)
+    assert [d.card for d in reader.pips_allow([card], [corner])] == ([] if on else ["5D"])
+    # a court card read at the other corner: pips say nothing of it
+    court = reader._card(face, quad, reads[:1] + [reader.CornerRead("QD", 0.9, None)], default_model())
+    assert court.card == UNKNOWN and "pips" not in court.extra
