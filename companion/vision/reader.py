@@ -83,14 +83,13 @@ def read_corners(corners: np.ndarray, model: GlyphModel, anchor=None, colours=No
 #: Where the ink is surely of one colour (redness above BLACK_MAX, or below RED_MIN), choose the suit among that
 #: colour's suits (and "not a suit"), its probability taken among theirs alone: the ink's colour is evidence the suit
 #: classifier, which sees only shapes, does not have, and a deck whose spade is drawn unlike the trained ones
-#: (aisleriot's plastic spade: 0.5-0.8 spade, the rest diamond) is then named by its index. OFF (stop 40): on nine
-#: decks' synthetic scenes it names 2-3% more cards (seed 4747, measured once: 1,286 -> 1,341 of 1,620 at 126 px,
-#: the same misreads but one) and reads the held-out photos the same, but it loses table-overlap's 6D and 9D at
-#: 8000 px: the 6D's far index becomes a hair surer (0.99704 -> 0.99725) than its near one (0.99722), and one read is
-#: kept per name; placed at that far corner, the 6D faces the 9D's index of the next card as one card's two ends
-#: would, and turned_sixes_and_nines makes the two cards one "unknown". A 6 or 9 whose own two indices agree should
-#: not be taken for another card's turned end before this is turned on (vision README, stop 40).
-SUIT_BY_COLOUR = False
+#: (aisleriot's plastic spade: 0.5-0.8 spade, the rest diamond) is then named by its index. On since stop 42, once
+#: a 6 or 9 whose two indices agree was no longer taken for another card's turned end (TURNED_OWN_PAIR) and a card
+#: whose corners disagree kept what its pips rule out (DISAGREE_PIPS). Nine decks' synthetic scenes, two seeds
+#: measured once (7171, 3737; 1,620 cards a size), against the reader with the three off: 1,260 / 1,294 -> 1,309 /
+#: 1,341 named at 126 px, 1,439 / 1,430 -> 1,474 / 1,473 at 160 px, 1,511 / 1,502 -> 1,531 / 1,522 at 196 px,
+#: misreads 9 -> 10 in all; the held-out real photos read the same (vision README, stop 42).
+SUIT_BY_COLOUR = True
 
 
 def _name(g: IndexGlyphs, pr: np.ndarray, ps: np.ndarray, model: GlyphModel, colour) -> CornerRead:
