@@ -85,12 +85,12 @@ def lost_where(img: np.ndarray, missed: set[str], boxes: dict[str, list[Box]], d
         if sure is None:  # the reads of the corner finder, as the reader makes them and with the size floor lifted
             sure = detector.find_corners(img, model, colour=colour)
             loose = detector.find_corners(img, model, colour=colour, floor=False)
-        right = [conf for code, conf, _, centre, _ in sure if code == card and _near(centre, mine)]
+        right = [c.conf for c in sure if c.code == card and _near(c.centre, mine)]
         if right:
             out[card] = "named, then dropped" if max(right) >= floor else "under the detector's floor"
-        elif any(code == card and _near(centre, mine) for code, _, _, centre, _ in loose):
+        elif any(c.code == card and _near(c.centre, mine) for c in loose):
             out[card] = "under the size floor"
-        elif any(_near(centre, mine) for _, _, _, centre, _ in loose):
+        elif any(_near(c.centre, mine) for c in loose):
             out[card] = "misnamed there"
         else:
             out[card] = "marked, no index read"

@@ -262,6 +262,30 @@ def paired(reads: list, doubtful: list[Doubtful]) -> list:
     return out
 
 
+def other_index(reads: list, top) -> list:
+    """Those of ``reads`` (code, confidence, box, centre; one code) that lie well apart from ``top``, more than twice
+    its index box's diagonal: the card's other index read the same, a second look agreeing (in ``reads``' order).
+
+    >>> box = np.float32([[0, 0], [10, 0], [10, 20], [0, 20]])
+    >>> near, far = ("6D", 0.9, box, np.float32([5, 8])), ("6D", 0.8, box + 100, np.float32([105, 108]))
+    >>> [r[1] for r in other_index([near, far], near)]
+    [0.8]
+    """
+    span = float(np.linalg.norm(top[2][2] - top[2][0]))
+    return [r for r in reads if np.linalg.norm(r[3] - top[3]) > 2 * span]
+
+
+def one_name_a_place(reads: list) -> list:
+    """``reads`` (code, confidence, box, centre; one a code) but those where another name was read at the same
+    place (centres within a quarter of the index box's diagonal): two names clash there, neither is kept."""
+    out = []
+    for k, r in enumerate(reads):
+        span = float(np.linalg.norm(r[2][2] - r[2][0]))
+        if not any(np.linalg.norm(r[3] - o[3]) < 0.25 * span for j, o in enumerate(reads) if j != k):
+            out.append(r)
+    return out
+
+
 #: An index read whose box runs off the frame by more than this share of its size is not named: the frame's edge cuts
 #: its rank, and the cut repeats the frame's last row where the rest of it was (an AD's index, its A half gone at
 #: the top of a webcam frame, read as TD at 0.85). On cardcounter's train part the 641 index reads that named a card

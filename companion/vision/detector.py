@@ -181,10 +181,9 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
     for code, reads in every.items():
         reads.sort(key=lambda r: -r[1])
         top = reads[0]
-        span = float(np.linalg.norm(top[2][2] - top[2][0]))
         # the same name read in another corner well apart (a card's other index): two looks agreeing, as for a
         # whole card whose two corners agree (reader._card)
-        other = [r for r in reads[1:] if np.linalg.norm(r[3] - top[3]) > 2 * span]
+        other = corner_search.other_index(reads[1:], top)
         conf = 1 - (1 - top[1]) * (1 - other[0][1]) if (AGREE and other) else top[1]
         best[code] = CornerFound(code, conf, top[2], top[3], 2 if other else 1)
     # a read below its floor that a read of the card's other index, in this patch or another, confirms
@@ -192,14 +191,7 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
     for code, conf, pts, centre in corner_search.paired([r for rs in every.values() for r in rs], held_all):
         if code not in best or conf > best[code].conf:
             best[code] = CornerFound(code, conf, pts, centre, 2)
-    found = list(best.values())
-    out = []
-    for k, c in enumerate(found):
-        span = float(np.linalg.norm(c.pts[2] - c.pts[0]))
-        if any(np.linalg.norm(c.centre - g.centre) < 0.25 * span for j, g in enumerate(found) if j != k):
-            continue  # two different names at the same place: neither
-        out.append(c)
-    return out
+    return corner_search.one_name_a_place(list(best.values()))
 
 
 def _read_patch(img: np.ndarray, box: tuple[int, int, int, int], f: float, small: float, side: float,

@@ -415,16 +415,10 @@ def _partly_hidden(img, stock, quads, found, model, colour: bool = True) -> list
         if code in have or corner_search.off_frame(pts, img.shape) > corner_search.OFF_FRAME:
             continue
         every.setdefault(code, []).append((code, conf, pts, centre))
-    best = {code: max(rs, key=lambda r: r[1]) for code, rs in every.items()}
-    # two different names read at the same place: keep neither
     out = []
-    reads = list(best.values())
-    for k, (code, conf, pts, centre) in enumerate(reads):
-        size = float(np.linalg.norm(pts[2] - pts[0]))
-        clash = any(np.linalg.norm(centre - c2) < 0.25 * size for j, (_, _, _, c2) in enumerate(reads) if j != k)
-        if clash:
-            continue
+    for read in corner_search.one_name_a_place([max(rs, key=lambda r: r[1]) for rs in every.values()]):
+        code, conf, pts, _ = read
         # read the same well apart too (the card's other index): two looks, as detector.find_corners counts them
-        looks = 2 if any(np.linalg.norm(r[3] - centre) > 2 * size for r in every[code]) else 1
+        looks = 2 if corner_search.other_index(every[code], read) else 1
         out.append(Detection(code, conf, tuple((float(x), float(y)) for x, y in pts), False, {"looks": looks}))
     return out
