@@ -1,6 +1,7 @@
 """Measure the card reader on the real photos in ../shared/data/real-photos and its speed on synthetic frames.
 
     python -m tools.bench_vision [--data ../shared/data] [--sample N]
+    python -m tools.bench_vision --speed-only --compare build/detector-decks/corners.onnx   # two corner models
 
 Prints one table: for single-card photos the share read correctly, wrongly and as unknown; for the table photos
 the share of labelled cards found and the cards reported that are not labelled; the median and 95th percentile
@@ -111,6 +112,40 @@ def speed(rounds: int = 8, seed: int = 5, layouts=("spread", "row"), read=None) 
     return out
 
 
+def compare_speed(onnx: Path, rounds: int = 8) -> int:
+    """Time the reader with the committed corner model and with ``onnx``, each frame read by both in turn (in
+    alternating order) so that a busy machine slows both alike; prints each one's median and their ratio."""
+    from companion.vision import detector
+
+    committed = detector.MODEL
+
+    def with_model(path):
+        def read(frame):
+            detector.MODEL = path
+            try:
+                return recognize(frame, detector=True)
+            finally:
+                detector.MODEL = committed
+        return read
+
+    readers = {"committed": with_model(committed), str(onnx): with_model(onnx)}
+    times: dict[str, dict[str, list[float]]] = {name: {} for name in readers}
+    order = list(readers)
+    for k in range(rounds):
+        for name in order if k % 2 == 0 else order[::-1]:
+            for lay, s in speed(rounds=1, read=readers[name]).items():
+                times[name].setdefault(lay, []).append(s["median"])
+    print("| corner model | 8 cards apart, median ms | 8 overlapping in a row, median ms |")
+    print("|---|---|---|")
+    for name, t in times.items():
+        print(f"| {name} | {statistics.median(t['spread']):.1f} | {statistics.median(t['row']):.1f} |")
+    ratio = {lay: statistics.median(times[str(onnx)][lay]) / statistics.median(times["committed"][lay])
+             for lay in ("spread", "row")}
+    print(f"(ratio {onnx} / committed: apart {ratio['spread']:.3f}, row {ratio['row']:.3f}; each median over"
+          f" {rounds} rounds of 10 frames a layout)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=DATA)
@@ -118,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--speed-only", action="store_true", help="only the speed table")
     ap.add_argument("--detector", action=argparse.BooleanOptionalAction, default=None,
                     help="time the reader with / without the learned corner finder (default: reader.USE_DETECTOR)")
+    ap.add_argument("--compare", type=Path, default=None, metavar="ONNX",
+                    help="also time the reader with this corner model, frame by frame beside the committed one")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args([] if argv is None else argv)  # called as a function (make bench): the defaults
     photos = a.data / "real-photos"
@@ -138,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     print("\n| speed, 1280x720 frame, 8 cards, one core | median ms | p95 ms | CPU median ms | CPU p95 ms |"
           " x reference |")
     print("|---|---|---|---|---|---|")
+    if a.compare:
+        return compare_speed(a.compare)
     results = speed(read=lambda frame: recognize(frame, detector=a.detector))
     for layout, what in (("spread", "8 cards apart"), ("row", "8 cards overlapping in a row")):
         s = results[layout]

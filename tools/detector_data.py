@@ -3,6 +3,8 @@ visible index corners are.
 
 Two sources, both seeded:
 - :func:`synthetic`: scenes laid out from the bundled MIT photo deck and the deck OpenCV draws (faces and backs),
+  and, given ``decks`` (:func:`load_decks`: the SVG decks ``tools.render_decks`` renders), those decks' faces and
+  backs too, each face's index corners where the runtime's own index search finds them,
   on tables from white and light wood to dark felt and patterned cloth, cards 24-420 px tall at the network's
   scale, apart, overlapping, in rows and fans and cut by the frame's edge, with shadows, glare, warm and dim
   light, perspective, blur, noise and JPEG;
@@ -20,7 +22,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision import synth
+from companion.vision import glyphs, synth
+from companion.vision.geometry import CARD_H, CARD_W
 
 STRIDE = 4
 #: The index box on an upright face, as fractions of its width and height (rank over suit, both decks).
@@ -52,19 +55,89 @@ def table(size: int, kind: str, rng) -> np.ndarray:
     return np.clip(cv2.GaussianBlur(img.astype(np.float32), (0, 0), 0.8), 0, 255).astype(np.uint8)
 
 
-def _face(rng) -> tuple[np.ndarray, bool]:
-    """A random face (photo deck or drawn deck) or a back; True when it has index corners."""
+#: Given SVG decks, this share of the faces laid is drawn from them (the rest as without them).
+DECK_SHARE = 0.4
+#: The index box round an index's ink, as fractions of the face: the ink's box grown by this much left, top, right
+#: and bottom (about what INDEX_BOX is round the bundled deck's ink: 0.05-0.155 x 0.06-0.255).
+INK_PAD = (0.035, 0.045, 0.035, 0.01)
+
+Boxes = list[np.ndarray]  # each 4 x 2: an index box's corners as fractions of the face's width and height
+
+
+def _flipped(box: np.ndarray) -> np.ndarray:
+    """The box (fractions of the face) turned 180 degrees with the face: the other index corner."""
+    return np.float32([1, 1]) - box
+
+
+def index_boxes(face: np.ndarray) -> Boxes:
+    """Where ``face`` (BGR or BGRA, a whole card) has its two index corners, as fractions of its width and height:
+    found by the reader's own index search (``glyphs.extract_index``) on the face flattened as the reader
+    flattens a card, the top-left corner and the bottom-right one turned upright. Where only one is found, the
+    other is taken to be its mirror; none found, no boxes."""
+    from companion.vision.reader import CORNER_H, CORNER_W
+
+    if face.shape[2] == 4:
+        a = face[:, :, 3:4].astype(np.float32) / 255
+        face = (face[:, :, :3] * a + 255 * (1 - a)).astype(np.uint8)
+    flat = cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    found: list[np.ndarray | None] = []
+    for img in (flat, cv2.rotate(flat, cv2.ROTATE_180)):
+        g = glyphs.extract_index(np.ascontiguousarray(img[:int(CARD_H * CORNER_H), :int(CARD_W * CORNER_W)]))
+        if g is None:
+            found.append(None)
+            continue
+        (rx, ry, rw, rh), (sx, sy, sw, sh) = g.rank_box, g.suit_box
+        x0 = max(min(rx, sx) / CARD_W - INK_PAD[0], 0.005)
+        y0 = max(min(ry, sy) / CARD_H - INK_PAD[1], 0.005)
+        x1 = max(rx + rw, sx + sw) / CARD_W + INK_PAD[2]
+        y1 = max(ry + rh, sy + sh) / CARD_H + INK_PAD[3]
+        found.append(np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+    top, bottom = found
+    if top is None and bottom is None:
+        return []
+    top = top if top is not None else bottom
+    bottom = bottom if bottom is not None else top
+    return [top, _flipped(bottom)]
+
+
+def load_decks(folder: Path) -> list[tuple[np.ndarray, Boxes]]:
+    """Every card-shaped face (and back) of the decks rendered in ``folder``'s subfolders (one a deck, as
+    ``tools.render_decks`` writes them), each with its :func:`index_boxes` (a back: none); a face where the
+    reader's index search finds no index is left out."""
+    from tools.eval_synth import deck_faces
+
+    out = []
+    for deck in sorted(d for d in Path(folder).iterdir() if d.is_dir()):
+        for face in deck_faces(deck).values():
+            boxes = index_boxes(face)
+            if boxes:  # (where the reader finds no index, the target would say there is none: the face is left out)
+                out.append((face, boxes))
+        back = cv2.imread(str(deck / "back.png"), cv2.IMREAD_UNCHANGED)
+        if back is not None and back.ndim == 3 and back.shape[2] in (3, 4) and 0.6 < back.shape[1] / back.shape[0] < .8:
+            out.append((back, []))
+    return out
+
+
+def _face(rng, decks: list[tuple[np.ndarray, Boxes]] | None = None) -> tuple[np.ndarray, Boxes]:
+    """A random face (photo deck, drawn deck or, given ``decks``, one of theirs) or a back, with its index boxes
+    (fractions of the face; none for a back). Without ``decks`` the random stream is what it was before they were
+    added, so the committed model's run is made again."""
+    if decks and rng.random() < DECK_SHARE:
+        return decks[int(rng.integers(len(decks)))]
     r = rng.random()
     if r < 0.08:
-        return synth.drawn_back(color=tuple(int(c) for c in rng.integers(0, 256, 3))), False
+        return synth.drawn_back(color=tuple(int(c) for c in rng.integers(0, 256, 3))), []
     code = synth.ALL_CARDS[int(rng.integers(52))]
+    box = np.float32(INDEX_BOX)
     if r < 0.7:
-        return synth.photo_face(code), True
+        return synth.photo_face(code), [box, _flipped(box)]
     return synth.drawn_face(code, font=int(rng.choice([cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_SIMPLEX,
-                                                       cv2.FONT_HERSHEY_TRIPLEX]))), True
+                                                       cv2.FONT_HERSHEY_TRIPLEX]))), [box, _flipped(box)]
 
 
-def synthetic(rng, size: int = 256) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def synthetic(rng, size: int = 256, decks: list[tuple[np.ndarray, Boxes]] | None = None
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One synthetic sample (see the module's docstring); ``decks``: see :func:`load_decks`."""
     kind = str(rng.choice(TABLES))
     frame = table(size, kind, rng)
     heat = np.zeros((size, size), np.float32)
@@ -89,22 +162,18 @@ def synthetic(rng, size: int = 256) -> tuple[np.ndarray, np.ndarray, np.ndarray]
             x, y = cx + np.sin(t) * ch * 0.55, cy - np.cos(t) * ch * 0.55
         corners = synth._card_corners(x, y, ch, a)
         corners = corners + rng.normal(0, 0.03 * ch, corners.shape).astype(np.float32)  # perspective
-        img, has_index = _face(rng)
+        img, boxes = _face(rng, decks)
         synth.paste(frame, img, corners)
         poly = np.round(corners).astype(np.int32)
         cv2.fillPoly(heat, [poly], 0)
         cv2.fillPoly(boxsize, [poly], 0)
-        if has_index:
-            h, w = img.shape[:2]
-            m = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), corners.astype(np.float32))
-            for flip in (False, True):
-                box = np.float32(INDEX_BOX) * (w, h)
-                if flip:
-                    box = np.float32([w, h]) - box
-                pts = cv2.perspectiveTransform(box[None], m)[0]
-                side = float(max(np.linalg.norm(pts[0] - pts[2]), np.linalg.norm(pts[1] - pts[3]))) * 0.92
-                cv2.fillPoly(heat, [np.round(pts).astype(np.int32)], 1.0)
-                cv2.fillPoly(boxsize, [np.round(pts).astype(np.int32)], side)
+        h, w = img.shape[:2]
+        m = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), corners.astype(np.float32))
+        for box in boxes:
+            pts = cv2.perspectiveTransform((box * (w, h)).astype(np.float32)[None], m)[0]
+            side = float(max(np.linalg.norm(pts[0] - pts[2]), np.linalg.norm(pts[1] - pts[3]))) * 0.92
+            cv2.fillPoly(heat, [np.round(pts).astype(np.int32)], 1.0)
+            cv2.fillPoly(boxsize, [np.round(pts).astype(np.int32)], side)
     frame = _shadow(frame, rng)
     frame = synth.camera_effects(frame, rng, blur=rng.uniform(0, 2.0), noise=rng.uniform(0, 8),
                                  light=rng.uniform(0.55, 1.2), warm=rng.uniform(0, 1), glare=rng.random() < 0.3,

@@ -2,6 +2,7 @@
 
     pip install -e '.[train]'          # torch==2.13.0, CPU build
     nice -n 19 python -m tools.train_detector [--steps 3600] [--out companion/vision/models/corners.onnx]
+        [--decks build/decks --ckpt build/detector-decks/checkpoint.pt]
 
 A small fully convolutional network (168k weights) looks at a frame scaled to at most 640 px and gives, at a
 quarter of its resolution, two maps: where an index corner (rank over suit) is, and how big it is (its longer
@@ -66,13 +67,13 @@ class CornerNet(nn.Module):
         return self.head(u)
 
 
-def batch(rng, real, n: int = 12):
+def batch(rng, real, n: int = 12, decks=None):
     xs, hs, ss = [], [], []
     for k in range(n):
         if real and k % 2:
             f, h, s = D.real(real[int(rng.integers(len(real)))], rng)
         else:
-            f, h, s = D.synthetic(rng)
+            f, h, s = D.synthetic(rng, decks=decks)
         xs.append(f)
         hs.append(h)
         ss.append(s)
@@ -114,15 +115,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--export-only", action="store_true")
+    ap.add_argument("--decks", type=Path, default=None,
+                    help="also lay the faces of the SVG decks rendered here (tools.render_decks build/decks)")
+    ap.add_argument("--ckpt", type=Path, default=CKPT, help=f"the checkpoint to resume from and save (default {CKPT})")
     a = ap.parse_args(argv)
+    ckpt = a.ckpt
     torch.set_num_threads(1)
     torch.manual_seed(SEED)
     model = CornerNet()
     opt = torch.optim.Adam(model.parameters(), lr=2e-3)
     step = 0
     rng = np.random.default_rng(SEED)
-    if CKPT.exists():
-        ck = torch.load(CKPT, weights_only=False)
+    if ckpt.exists():
+        ck = torch.load(ckpt, weights_only=False)
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         step = ck["step"]
@@ -130,13 +135,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"resumed at step {step}")
     if not a.export_only:
         real = D.load_cardcounter(a.data) if (a.data / "real-photos" / "cardcounter").is_dir() else []
-        print(f"{len(real)} cardcounter train photos; {sum(p.numel() for p in model.parameters())} weights")
+        decks = D.load_decks(a.decks) if a.decks else None
+        print(f"{len(real)} cardcounter train photos; {len(decks or [])} SVG faces and backs;"
+              f" {sum(p.numel() for p in model.parameters())} weights")
         model.train()
         t0, run = time.time(), []
         while step < a.steps:
             for g in opt.param_groups:
                 g["lr"] = 2e-3 if step < 0.75 * a.steps else 5e-4
-            x, heat, size = batch(rng, real)
+            x, heat, size = batch(rng, real, decks=decks)
             loss, bce, sl = loss_fn(model(x), heat, size)
             opt.zero_grad()
             loss.backward()
@@ -148,8 +155,8 @@ def main(argv: list[str] | None = None) -> int:
                 run = []
                 print(f"step {step} bce {m[0]:.4f} size {m[1]:.4f} {time.time() - t0:.0f}s", flush=True)
             if step % 250 == 0 or step == a.steps:
-                CKPT.parent.mkdir(parents=True, exist_ok=True)
-                torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step}, CKPT)
+                ckpt.parent.mkdir(parents=True, exist_ok=True)
+                torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step}, ckpt)
     export(model, a.out)
     print(f"wrote {a.out} ({a.out.stat().st_size / 1024:.0f} KiB)")
     return 0
