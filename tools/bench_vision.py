@@ -79,42 +79,46 @@ def _reference(frame: np.ndarray) -> None:
     cv2.Canny(cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5), 0), 50, 150)
 
 
-def speed(rounds: int = 8, seed: int = 5, layouts=("spread", "row"), read=None) -> dict:
-    """Milliseconds per 1280x720 frame with 8 cards on one core, for each layout (as in synth.render_scene): 10
-    scenes each, read ``rounds`` times, the layouts and the reference work interleaved so that a noisy neighbour
-    on a shared machine slows all of them alike."""
+def speed(rounds: int = 8, seed: int = 5, layouts=("spread", "row"), reads=None) -> dict:
+    """Milliseconds per 1280x720 frame with 8 cards on one core, for each reader of ``reads`` (name -> function;
+    default ``{"reader": recognize}``) and each layout (as in synth.render_scene): 10 scenes each, read ``rounds``
+    times, the readers (in turn first), the layouts and the reference work interleaved frame by frame so that a
+    noisy neighbour on a shared machine slows all of them alike. Returns {reader: {layout: figures}}."""
     cv2.setNumThreads(1)
     rng = np.random.default_rng(seed)
     scenes = {lay: [synth.render_scene(list(rng.choice(synth.ALL_CARDS, 8, replace=False)), rng=rng,
                                        layout=lay)[0] for _ in range(10)] for lay in layouts}
-    read = read or recognize
-    read(scenes[layouts[0]][0])  # load the model
-    ms = {lay: [] for lay in layouts}
-    cpu = {lay: [] for lay in layouts}
+    reads = reads or {"reader": recognize}
+    for read in reads.values():
+        read(scenes[layouts[0]][0])  # load the model
+    ms = {(name, lay): [] for name in reads for lay in layouts}
+    cpu = {(name, lay): [] for name in reads for lay in layouts}
     ref = []
-    for _ in range(rounds):
+    order = list(reads)
+    for r in range(rounds):
         for k in range(10):
-            for lay in layouts:
-                t, c = time.perf_counter(), time.process_time()
-                read(scenes[lay][k])
-                ms[lay].append((time.perf_counter() - t) * 1000)
-                cpu[lay].append((time.process_time() - c) * 1000)
+            for name in order if r % 2 == 0 else order[::-1]:
+                for lay in layouts:
+                    t, c = time.perf_counter(), time.process_time()
+                    reads[name](scenes[lay][k])
+                    ms[name, lay].append((time.perf_counter() - t) * 1000)
+                    cpu[name, lay].append((time.process_time() - c) * 1000)
             t = time.perf_counter()
             _reference(scenes[layouts[0]][k])
             ref.append((time.perf_counter() - t) * 1000)
     base = statistics.median(ref)
-    out = {}
-    for lay in layouts:
-        w, c = sorted(ms[lay]), sorted(cpu[lay])
+    out: dict = {name: {} for name in reads}
+    for (name, lay), times in ms.items():
+        w, c = sorted(times), sorted(cpu[name, lay])
         p95 = min(len(w) - 1, int(0.95 * len(w)))
-        out[lay] = {"median": statistics.median(w), "p95": w[p95], "cpu_median": statistics.median(c),
-                    "cpu_p95": c[p95], "reference": base, "ratio": statistics.median(w) / base}
+        out[name][lay] = {"median": statistics.median(w), "p95": w[p95], "cpu_median": statistics.median(c),
+                          "cpu_p95": c[p95], "reference": base, "ratio": statistics.median(w) / base}
     return out
 
 
 def compare_speed(onnx: Path, rounds: int = 8) -> int:
-    """Time the reader with the committed corner model and with ``onnx``, each frame read by both in turn (in
-    alternating order) so that a busy machine slows both alike; prints each one's median and their ratio."""
+    """Time the reader with the committed corner model and with ``onnx``, each frame read with both in turn (see
+    :func:`speed`); prints each one's median and their ratio."""
     from companion.vision import detector
 
     committed = detector.MODEL
@@ -128,21 +132,14 @@ def compare_speed(onnx: Path, rounds: int = 8) -> int:
                 detector.MODEL = committed
         return read
 
-    readers = {"committed": with_model(committed), str(onnx): with_model(onnx)}
-    times: dict[str, dict[str, list[float]]] = {name: {} for name in readers}
-    order = list(readers)
-    for k in range(rounds):
-        for name in order if k % 2 == 0 else order[::-1]:
-            for lay, s in speed(rounds=1, read=readers[name]).items():
-                times[name].setdefault(lay, []).append(s["median"])
+    results = speed(rounds, reads={"committed": with_model(committed), str(onnx): with_model(onnx)})
     print("| corner model | 8 cards apart, median ms | 8 overlapping in a row, median ms |")
     print("|---|---|---|")
-    for name, t in times.items():
-        print(f"| {name} | {statistics.median(t['spread']):.1f} | {statistics.median(t['row']):.1f} |")
-    ratio = {lay: statistics.median(times[str(onnx)][lay]) / statistics.median(times["committed"][lay])
-             for lay in ("spread", "row")}
-    print(f"(ratio {onnx} / committed: apart {ratio['spread']:.3f}, row {ratio['row']:.3f}; each median over"
-          f" {rounds} rounds of 10 frames a layout)")
+    for name, r in results.items():
+        print(f"| {name} | {r['spread']['median']:.1f} | {r['row']['median']:.1f} |")
+    ratio = {lay: results[str(onnx)][lay]["median"] / results["committed"][lay]["median"] for lay in ("spread", "row")}
+    print(f"(ratio {onnx} / committed: apart {ratio['spread']:.3f}, row {ratio['row']:.3f}; medians over {rounds}"
+          f" rounds of 10 frames a layout)")
     return 0
 
 
@@ -158,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args([] if argv is None else argv)  # called as a function (make bench): the defaults
     photos = a.data / "real-photos"
+    if a.compare:
+        return compare_speed(a.compare)
     print("| set | images/cards | correct / found | wrong / extra | unknown |")
     print("|---|---|---|---|---|")
     if a.speed_only:
@@ -175,9 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n| speed, 1280x720 frame, 8 cards, one core | median ms | p95 ms | CPU median ms | CPU p95 ms |"
           " x reference |")
     print("|---|---|---|---|---|---|")
-    if a.compare:
-        return compare_speed(a.compare)
-    results = speed(read=lambda frame: recognize(frame, detector=a.detector))
+    results = speed(reads={"reader": lambda frame: recognize(frame, detector=a.detector)})["reader"]
     for layout, what in (("spread", "8 cards apart"), ("row", "8 cards overlapping in a row")):
         s = results[layout]
         print(f"| {what} | {s['median']:.1f} | {s['p95']:.1f} | {s['cpu_median']:.1f} | {s['cpu_p95']:.1f} |"

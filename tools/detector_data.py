@@ -104,7 +104,7 @@ def load_decks(folder: Path) -> list[tuple[np.ndarray, Boxes]]:
     """Every card-shaped face (and back) of the decks rendered in ``folder``'s subfolders (one a deck, as
     ``tools.render_decks`` writes them), each with its :func:`index_boxes` (a back: none); a face where the
     reader's index search finds no index is left out."""
-    from tools.eval_synth import deck_faces
+    from tools.eval_synth import card_shaped, deck_faces
 
     out = []
     for deck in sorted(d for d in Path(folder).iterdir() if d.is_dir()):
@@ -113,7 +113,7 @@ def load_decks(folder: Path) -> list[tuple[np.ndarray, Boxes]]:
             if boxes:  # (where the reader finds no index, the target would say there is none: the face is left out)
                 out.append((face, boxes))
         back = cv2.imread(str(deck / "back.png"), cv2.IMREAD_UNCHANGED)
-        if back is not None and back.ndim == 3 and back.shape[2] in (3, 4) and 0.6 < back.shape[1] / back.shape[0] < .8:
+        if card_shaped(back):
             out.append((back, []))
     return out
 

@@ -47,12 +47,17 @@ BUNDLED = "bundled"
 OPAQUE = 0.9
 
 
+def card_shaped(img: np.ndarray | None) -> bool:
+    """Whether ``img`` (as ``cv2.imread`` read it, unchanged) is a card: BGR or BGRA, 0.6-0.8 as wide as tall."""
+    return img is not None and img.ndim == 3 and img.shape[2] in (3, 4) and 0.6 < img.shape[1] / img.shape[0] < 0.8
+
+
 def deck_faces(folder: Path) -> dict[str, np.ndarray]:
     """The card-shaped faces (BGR or BGRA) in ``folder``, by card code: ``7H.png`` is the seven of hearts."""
     faces = {}
     for code in synth.ALL_CARDS:
         img = cv2.imread(str(folder / f"{code}.png"), cv2.IMREAD_UNCHANGED)
-        if img is None or img.ndim != 3 or img.shape[2] not in (3, 4) or not 0.6 < img.shape[1] / img.shape[0] < 0.8:
+        if not card_shaped(img):
             continue
         if img.shape[2] == 4 and np.count_nonzero(img[:, :, 3] > 128) < OPAQUE * img.shape[0] * img.shape[1]:
             continue  # mostly transparent: the card drawn in it is far smaller than the face

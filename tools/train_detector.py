@@ -119,15 +119,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="also lay the faces of the SVG decks rendered here (tools.render_decks build/decks)")
     ap.add_argument("--ckpt", type=Path, default=CKPT, help=f"the checkpoint to resume from and save (default {CKPT})")
     a = ap.parse_args(argv)
-    ckpt = a.ckpt
     torch.set_num_threads(1)
     torch.manual_seed(SEED)
     model = CornerNet()
     opt = torch.optim.Adam(model.parameters(), lr=2e-3)
     step = 0
     rng = np.random.default_rng(SEED)
-    if ckpt.exists():
-        ck = torch.load(ckpt, weights_only=False)
+    if a.ckpt.exists():
+        ck = torch.load(a.ckpt, weights_only=False)
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         step = ck["step"]
@@ -155,8 +154,8 @@ def main(argv: list[str] | None = None) -> int:
                 run = []
                 print(f"step {step} bce {m[0]:.4f} size {m[1]:.4f} {time.time() - t0:.0f}s", flush=True)
             if step % 250 == 0 or step == a.steps:
-                ckpt.parent.mkdir(parents=True, exist_ok=True)
-                torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step}, ckpt)
+                a.ckpt.parent.mkdir(parents=True, exist_ok=True)
+                torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step}, a.ckpt)
     export(model, a.out)
     print(f"wrote {a.out} ({a.out.stat().st_size / 1024:.0f} KiB)")
     return 0
