@@ -49,11 +49,14 @@ def test_decks_laid_among_the_faces_mark_their_own_index_boxes():
 
 
 def test_without_decks_the_samples_are_what_they_were_so_the_committed_model_can_be_made_again():
-    # the random stream must not change when no decks are given: the heat maps of seed 14's first three samples, as
-    # the code before decks were added drew them (their frames' pixels depend on OpenCV's version: blur, JPEG)
+    # the random stream must not change when no decks are given: where seed 14's stream stands after three samples,
+    # and their heat maps, as the code before decks were added drew them. The stream is numpy's alone and the same on
+    # OpenCV 4.6 and 4.12; the pixels are not (blur, JPEG), nor quite the heat maps (OpenCV 4.6 fills one box's
+    # polygon edge a few pixels differently: 84.562 where 4.12 gives 84.625), so those are asked within a tolerance.
     rng = np.random.default_rng(14)
     first = [D.synthetic(rng) for _ in range(3)]
-    assert [round(float(h.sum()), 3) for _, h, _ in first] == pytest.approx([153.0, 15.5, 84.625], abs=0.01)
+    assert rng.bit_generator.state["state"]["state"] == 197919400907110473527456986097586131414
+    assert [round(float(h.sum()), 3) for _, h, _ in first] == pytest.approx([153.0, 15.5, 84.625], abs=0.1)
     assert [float(s.sum()) for _, _, s in first] == pytest.approx([10877.2, 227.7, 1883.7], abs=0.5)
     for decks in (None, []):
         again = D.synthetic(np.random.default_rng(14), decks=decks)
