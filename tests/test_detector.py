@@ -397,3 +397,27 @@ def test_a_small_card_read_doubtfully_in_both_its_corners_is_named(monkeypatch, 
     assert card in named(detector.recognize(img))
     monkeypatch.setattr(corners, "PAIRED", False)
     assert card not in named(detector.recognize(img))
+
+
+@pytest.mark.parametrize("seed", [7, 12])
+def test_a_slanted_row_is_searched_only_near_its_marked_corners_and_every_card_is_still_read(seed):
+    # a row of eight overlapping cards at a slant: its visible corners make one long diagonal patch, whose box is
+    # mostly the cards' faces (their pips cost the time, and read as nothing)
+    rng = np.random.default_rng(seed)
+    frame, placed = synth.render_scene(list(rng.choice(synth.ALL_CARDS, 8, replace=False)), rng=rng, layout="row")
+    maps = detector.heat_map(frame)
+    long = max(detector.marked_patches(maps), key=lambda p: (p.box[2] - p.box[0]) * (p.box[3] - p.box[1]))
+    box = detector.patch_cut(long, frame.shape)
+    near = detector.near_marks(long, box)
+    assert near is not None and near.shape == (box[3] - box[1], box[2] - box[0])
+    assert 0.2 < np.count_nonzero(near) / near.size < 0.7
+    marked = np.argwhere(long.cells)[0] * detector.STRIDE / maps[2] + (long.box[1], long.box[0])
+    assert near[int(marked[0]) - box[1], int(marked[1]) - box[0]] == 255
+    assert sorted(named(detector.recognize(frame))) == sorted(p.card for p in placed)
+
+
+def test_a_patch_whose_box_is_all_marked_is_searched_whole():
+    patch = detector.Patch((100.0, 100.0, 132.0, 132.0), (116.0, 116.0), 32.0, 30.0, np.ones((4, 4), np.uint8), 32.0)
+    assert detector.patch_cut(patch, (720, 1280)) == (74, 74, 157, 157)
+    assert detector.near_marks(patch, (74, 74, 157, 157)) is None
+    assert detector.near_marks(patch._replace(cells=None), (74, 74, 157, 157)) is None

@@ -98,12 +98,16 @@ def heat_map(img: np.ndarray, net=None) -> Maps:
 
 class Patch(NamedTuple):
     """One place the network marks as an index corner: its cells' bounding box and middle (frame pixels), the
-    corner's size (its longer side, frame pixels) and the smallest size its sure cells give (see SMALLEST)."""
+    corner's size (its longer side, frame pixels), the smallest size its sure cells give (see SMALLEST), which of
+    the cells in its box are marked (uint8, one per cell; None: all of them), and the size the network says (the
+    median of its cells'; ``side`` is at least the patch's width)."""
 
     box: tuple[float, float, float, float]
     middle: tuple[float, float]
     side: float
     small: float
+    cells: np.ndarray | None = None
+    said: float = 0.0
 
 
 def marked_patches(maps: Maps, known: Sequence[np.ndarray] = ()) -> list[Patch]:
@@ -125,11 +129,13 @@ def marked_patches(maps: Maps, known: Sequence[np.ndarray] = ()) -> list[Patch]:
         middle = ((cx + cw / 2) * cell, (cy + chh / 2) * cell)
         if any(cv2.pointPolygonTest(p, middle, False) >= 0 for p in known):
             continue  # read already (reading it again costs most of the time this step takes)
-        side = max(float(np.median(size[mine])), 0.8 * min(cw, chh) * cell)
+        said = float(np.median(size[mine]))
+        side = max(said, 0.8 * min(cw, chh) * cell)
         if side < 8:
             continue
         small = min(side, max(8.0, float(np.percentile(size[mine & (heat > HEAT)], 10)))) if SMALLEST else side
-        out.append(Patch((cx * cell, cy * cell, (cx + cw) * cell, (cy + chh) * cell), middle, side, small))
+        out.append(Patch((cx * cell, cy * cell, (cx + cw) * cell, (cy + chh) * cell), middle, side, small,
+                         mine[cy:cy + chh, cx:cx + cw].view(np.uint8), said))
     return out
 
 
@@ -158,21 +164,20 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
     best: dict[str, CornerFound] = {}
     every: dict[str, list] = {}
     held_all: list[corner_search.Doubtful] = []  # reads below their floor, for another patch's read to confirm
-    fh, fw = img.shape[:2]
-    for (bx0, by0, bx1, by1), _middle, side, small in marked_patches(maps or heat_map(img, net), known):
-        pad = 0.8 * side
-        x0, y0 = int(max(bx0 - pad, 0)), int(max(by0 - pad, 0))
-        x1, y1 = int(min(bx1 + pad, fw)), int(min(by1 + pad, fh))
+    for patch in marked_patches(maps or heat_map(img, net), known):
+        side, small = patch.side, patch.small
+        box = patch_cut(patch, img.shape)
+        x0, y0, x1, y1 = box
         if x1 - x0 < 8 or y1 - y0 < 8:
             continue
-        box = (x0, y0, x1, y1)
+        near = near_marks(patch, box) if NEAR_MARKS else None
         f = min(1.0, NORM / small)
-        reads, held = _read_patch(img, box, f, small, side, known, model, colour, floor, darkest)
+        reads, held = _read_patch(img, box, f, small, side, known, model, colour, floor, darkest, near)
         if not reads and enlarge and ENLARGE and f == 1 and small < ENLARGE:
             # a small corner where nothing was read, on a table of small cards: looked at again enlarged (ENLARGE),
             # for glyphs no larger than its smallest size says
             reads, more = _read_patch(img, box, min(ENLARGE / small, ENLARGE_MAX), small, small, known, model,
-                                      colour, floor, darkest)
+                                      colour, floor, darkest, near)
             held += more
         for code, conf, pts, centre in reads:
             if corner_search.off_frame(pts, img.shape) <= corner_search.OFF_FRAME:
@@ -196,10 +201,11 @@ def find_corners(img: np.ndarray, model: GlyphModel, net=None, known: Sequence[n
 
 def _read_patch(img: np.ndarray, box: tuple[int, int, int, int], f: float, small: float, side: float,
                 known: Sequence[np.ndarray], model: GlyphModel, colour: bool, floor: bool,
-                darkest: list[np.ndarray]) -> tuple[list, list[corner_search.Doubtful]]:
+                darkest: list[np.ndarray], near: np.ndarray | None = None) -> tuple[list, list[corner_search.Doubtful]]:
     """The corner search's reads in one marked patch (``box``: x0, y0, x1, y1 in ``img``) scaled by ``f``, and
     its reads below their floor (see :func:`find_corners`), both in frame coordinates. ``small`` and ``side``: the
-    corner sizes the network gives there (frame pixels). ``darkest`` holds the frame's darkest channel once made."""
+    corner sizes the network gives there (frame pixels). ``darkest`` holds the frame's darkest channel once made.
+    ``near`` (uint8, the box's size): where in the box shapes are looked for (:func:`near_marks`; None: all of it)."""
     x0, y0, x1, y1 = box
     crop = img[y0:y1, x0:x1]
     if f != 1:
@@ -213,7 +219,10 @@ def _read_patch(img: np.ndarray, box: tuple[int, int, int, int], f: float, small
         crop = np.ascontiguousarray(crop)
     # the whole cut is searched (the network has said an index corner is in it) but for the cards named
     # already: a long patch along a fan or a row holds many of them, and reading them again costs the most here
-    stock = np.full(mn.shape, 255, np.uint8)
+    if near is None:
+        stock = np.full(mn.shape, 255, np.uint8)
+    else:
+        stock = near if f == 1 else cv2.resize(near, mn.shape[::-1], interpolation=cv2.INTER_NEAREST)
     skip = None
     for p in known:
         q = (p - (x0, y0)) * f
@@ -245,6 +254,44 @@ def _read_patch(img: np.ndarray, box: tuple[int, int, int, int], f: float, small
     held = [d._replace(pts=d.pts / f + (x0, y0), centre=np.asarray(d.centre) / f + (x0, y0), tall=d.tall / f)
             for d in held]
     return reads, held
+
+
+#: A marked patch is searched for shapes only within 0.8 times the corner size the network says of its marked
+#: cells, not in the whole of its box: a row of overlapping cards seen at a slant makes one long diagonal patch
+#: whose box is mostly the cards' faces and the table, and reading all of it cost the benchmark's row frames a
+#: fifth of their time for nothing (the faces' pips read as no index).
+NEAR_MARKS = True
+
+
+def patch_cut(patch: Patch, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The part (x0, y0, x1, y1) of a frame of ``shape`` that is read for ``patch``: its cells' box with a pad of 0.8
+    times its corner's size round it."""
+    pad = 0.8 * patch.side
+    bx0, by0, bx1, by1 = patch.box
+    return (int(max(bx0 - pad, 0)), int(max(by0 - pad, 0)), int(min(bx1 + pad, shape[1])),
+            int(min(by1 + pad, shape[0])))
+
+
+def near_marks(patch: Patch, box: tuple[int, int, int, int]) -> np.ndarray | None:
+    """Where in ``box`` (:func:`patch_cut`) shapes are looked for: within 0.8 times the corner size the network says
+    of the patch's marked cells (uint8, 255 there, the box's size), or None where that is all of it."""
+    cells, pad = patch.cells, 0.8 * (patch.said or patch.side)
+    if cells is None or cells.all():
+        return None
+    x0, y0, x1, y1 = box
+    bx0, by0, bx1, by1 = patch.box
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cw, chh = round(bx1) - round(bx0), round(by1) - round(by0)
+    if cw < 1 or chh < 1:
+        return None
+    grown = cv2.resize(cells, (cw, chh), interpolation=cv2.INTER_NEAREST)
+    ox, oy = round(bx0) - x0, round(by0) - y0
+    part = mask[max(oy, 0):oy + chh, max(ox, 0):ox + cw]
+    part[:] = grown[max(-oy, 0):max(-oy, 0) + part.shape[0], max(-ox, 0):max(-ox, 0) + part.shape[1]]
+    # (the distance to the nearest marked pixel: one pass, where dilating by a disc the pad's size costs many)
+    far = cv2.distanceTransform(cv2.bitwise_not(mask * 255), cv2.DIST_L2, 3)
+    near = (far <= pad).view(np.uint8) * 255
+    return None if near.all() else near
 
 
 #: In a marked patch, ink is this share of the patch's contrast (its 2nd to 98th percentile grey levels) darker

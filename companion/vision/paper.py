@@ -62,7 +62,8 @@ def quads_near(img: np.ndarray, patches: Sequence) -> list[np.ndarray]:
     found here already."""
     found: list[np.ndarray] = []
     pyramid = [img]  # the frame halved as often as a large corner asks (an outline needs few pixels)
-    for box, middle, _side, small in patches:
+    for patch in patches:
+        box, middle, small = patch.box, patch.middle, patch.small
         if any(cv2.pointPolygonTest(p, middle, False) >= 0 for p in found):
             continue
         k = 0
