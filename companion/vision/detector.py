@@ -219,6 +219,7 @@ def _read_patch(img: np.ndarray, box: tuple[int, int, int, int], f: float, small
         crop = np.ascontiguousarray(crop)
     # the whole cut is searched (the network has said an index corner is in it) but for the cards named
     # already: a long patch along a fan or a row holds many of them, and reading them again costs the most here
+    stock: np.ndarray
     if near is None:
         stock = np.full(mn.shape, 255, np.uint8)
     else:
