@@ -117,8 +117,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--export-only", action="store_true")
     ap.add_argument("--decks", type=Path, default=None,
                     help="also lay the faces of the SVG decks rendered here (tools.render_decks build/decks)")
+    ap.add_argument("--deck-share", type=float, default=D.DECK_SHARE,
+                    help=f"with --decks, the share of the faces laid that are the decks' (default {D.DECK_SHARE})")
     ap.add_argument("--ckpt", type=Path, default=CKPT, help=f"the checkpoint to resume from and save (default {CKPT})")
     a = ap.parse_args(argv)
+    D.DECK_SHARE = a.deck_share
     torch.set_num_threads(1)
     torch.manual_seed(SEED)
     model = CornerNet()

@@ -217,8 +217,8 @@ def _read_patch(img: np.ndarray, box: tuple[int, int, int, int], f: float, small
             darkest.append(cv2.min(cv2.min(img[:, :, 0], img[:, :, 1]), img[:, :, 2]))
         mn = np.ascontiguousarray(darkest[0][y0:y1, x0:x1])
         crop = np.ascontiguousarray(crop)
-    # the whole cut is searched (the network has said an index corner is in it) but for the cards named
-    # already: a long patch along a fan or a row holds many of them, and reading them again costs the most here
+    # the cut is searched near its marks (NEAR_MARKS: the network has said an index corner is there) but for the
+    # cards named already: a long patch along a fan or a row holds many of them, and reading them again costs most
     stock: np.ndarray
     if near is None:
         stock = np.full(mn.shape, 255, np.uint8)

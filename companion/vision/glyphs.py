@@ -229,7 +229,8 @@ def _read_at(cuts: np.ndarray, levels: np.ndarray, anchor, m: int) -> tuple[list
     finds the rank but still no index gets a third (:data:`FAINT_RANK`); without one, a cut where still no index is
     found gets a third with its big shapes parted (:data:`PIP_SPLIT`)."""
     first = _ink(cuts, levels[:, 3], m)
-    got, merged, faint = _indices_in(cuts, first, levels, anchor, m)
+    joined: dict | None = {} if SUIT_JOINED and anchor is not None else None
+    got, merged, faint = _indices_in(cuts, first, levels, anchor, m, joined)
     again = [t for t, g in enumerate(got) if g is None and (faint[t] or (anchor is None and FAINT_WHOLE))]
     if again:
         lv = levels[again]
@@ -243,6 +244,11 @@ def _read_at(cuts: np.ndarray, levels: np.ndarray, anchor, m: int) -> tuple[list
             parted = _parted(first[still]) if still else None
             if parted is not None:
                 _look(got, still, cuts[still], parted, levels[still], anchor, m)
+    below = _joined_below(got, joined) if joined else None
+    if below:
+        # a rank at the anchor but no suit below it, the shape there too big for a glyph: the suit may be joined to
+        # a court picture's frame beside it
+        _faint_rank(got, list(range(len(got))), cuts, first, below, levels, anchor, m)
     return got, merged | faint
 
 
@@ -279,6 +285,27 @@ FAINT_RANK = True
 FAINT_RANK_OPEN = 3
 
 
+def _joined_below(got: list, ranks: dict) -> dict | None:
+    """Of the cuts whose first look found a glyph over the anchor (``ranks``, see :func:`_indices_in`) but no index
+    (``got`` None), those where just below that glyph (half its height under it) lies a shape too big for a glyph:
+    ``ranks`` for those alone, or None where there are none (see :data:`SUIT_JOINED`)."""
+    tiles, rank, labels = ranks["tiles"], ranks["rank"], ranks["labels"]
+    x, y, w, h = ranks["boxes"]
+    H, W = labels.shape[1:]
+    keep = []
+    for k, (t, r) in enumerate(zip(tiles.tolist(), rank.tolist())):
+        if got[t] is not None:
+            continue
+        px, py = x[r] + w[r] // 2, y[r] + h[r] + max(1, h[r] // 2)
+        if py < H:
+            under = labels[t, py, px]
+            if under and not ranks["glyph"][under]:
+                keep.append(k)
+    if not keep:
+        return None
+    return {**ranks, "tiles": tiles[keep], "rank": rank[keep]}
+
+
 def _faint_rank(got: list, which: list[int], cuts: np.ndarray, first: np.ndarray, ranks: dict, levels: np.ndarray,
                 anchor: tuple[int, int], m: int) -> None:
     """The third look of :data:`FAINT_RANK` at ``cuts`` (``got[which[k]]`` is ``cuts[k]``'s index), where it is
@@ -294,6 +321,13 @@ def _faint_rank(got: list, which: list[int], cuts: np.ndarray, first: np.ndarray
     ink = cv2.morphologyEx(first[tiles].reshape(-1, W), cv2.MORPH_OPEN, kernel).reshape(-1, H, W)
     ink |= np.isin(ranks["labels"][tiles], rank).view(np.uint8)
     _look(got, [which[t] for t in tiles], cuts[tiles], ink, levels[tiles], anchor, m)
+
+
+#: A cut round an anchor where the first look finds a glyph over the anchor but no index (no suit below it) gets
+#: the third look of :data:`FAINT_RANK` over the first look's shapes: that glyph, over the other shapes opened. A
+#: court card's turned index, the rest of the card hidden by the next one in a row, has its suit touching the thin
+#: line of the picture's frame, and through it the picture's big pip.
+SUIT_JOINED = True
 
 
 #: A whole card's corner where no look finds an index gets one more: the first look's shapes too big for a glyph, or
@@ -375,7 +409,7 @@ def _indices_in(corners: np.ndarray, mask: np.ndarray, levels: np.ndarray, ancho
             over = np.nonzero(at)[0]
             over = over[np.lexsort((w[over] * h[over], tile[over]))]  # per corner, the smallest first (as _assemble)
             tiles, first_of = np.unique(tile[over], return_index=True)
-            ranks.update(labels=labels, tiles=tiles, rank=over[first_of])
+            ranks.update(labels=labels, tiles=tiles, rank=over[first_of], boxes=(x, y, w, h), glyph=ok.copy())
         with_glyph = np.zeros(n, bool)  # the corners with a glyph at the anchor
         with_glyph[tile[at]] = True
         ok &= with_glyph[tile]
