@@ -10,7 +10,7 @@ import pytest
 
 from companion.vision import corners, detector, glyphs, synth
 from companion.vision.detection import BACK, UNKNOWN, Detection
-from tools import eval_real
+from tools import bench_vision, eval_real
 
 FACES = Path(__file__).resolve().parents[1] / "companion" / "assets" / "card-faces"
 
@@ -423,18 +423,10 @@ def test_a_patch_whose_box_is_all_marked_is_searched_whole():
     assert detector.near_marks(patch._replace(cells=None), (74, 74, 157, 157)) is None
 
 
-def _benchmark_row(k: int):
-    """The ``k``-th row frame of ``tools.bench_vision``'s speed scenes (seed 5: ten spread frames drawn first)."""
-    rng = np.random.default_rng(5)
-    for layout in ["spread"] * 10 + ["row"] * k:
-        synth.render_scene(list(rng.choice(synth.ALL_CARDS, 8, replace=False)), rng=rng, layout=layout)
-    return synth.render_scene(list(rng.choice(synth.ALL_CARDS, 8, replace=False)), rng=rng, layout="row")
-
-
 def test_a_king_whose_turned_index_has_its_suit_touching_the_picture_s_frame_is_read(monkeypatch):
     # a row laid right to left: each card's turned index shows, and the king's heart touches its picture's frame line
     # (and through it the picture's big heart): one shape too big for a suit, so no index, until it is opened
-    frame, placed = _benchmark_row(1)
+    frame, placed = bench_vision.speed_scenes()["row"][1]
     assert "KH" in [p.card for p in placed]
     assert sorted(named(detector.recognize(frame))) == sorted(p.card for p in placed)
     monkeypatch.setattr(glyphs, "SUIT_JOINED", False)

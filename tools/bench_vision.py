@@ -79,15 +79,22 @@ def _reference(frame: np.ndarray) -> None:
     cv2.Canny(cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5), 0), 50, 150)
 
 
+def speed_scenes(seed: int = 5, layouts=("spread", "row")) -> dict:
+    """The frames :func:`speed` reads: for each layout in turn, 10 scenes of 8 cards at 1280x720 drawn from one
+    random stream, as {layout: [(frame, placed), ...]} (see synth.render_scene), so that a test can ask what the
+    benchmark reads."""
+    rng = np.random.default_rng(seed)
+    return {lay: [synth.render_scene(list(rng.choice(synth.ALL_CARDS, 8, replace=False)), rng=rng, layout=lay)
+                  for _ in range(10)] for lay in layouts}
+
+
 def speed(rounds: int = 8, seed: int = 5, layouts=("spread", "row"), reads=None) -> dict:
     """Milliseconds per 1280x720 frame with 8 cards on one core, for each reader of ``reads`` (name -> function;
     default ``{"reader": recognize}``) and each layout (as in synth.render_scene): 10 scenes each, read ``rounds``
     times, the readers (in turn first), the layouts and the reference work interleaved frame by frame so that a
     noisy neighbour on a shared machine slows all of them alike. Returns {reader: {layout: figures}}."""
     cv2.setNumThreads(1)
-    rng = np.random.default_rng(seed)
-    scenes = {lay: [synth.render_scene(list(rng.choice(synth.ALL_CARDS, 8, replace=False)), rng=rng,
-                                       layout=lay)[0] for _ in range(10)] for lay in layouts}
+    scenes = {lay: [frame for frame, _ in drawn] for lay, drawn in speed_scenes(seed, layouts).items()}
     reads = reads or {"reader": recognize}
     for read in reads.values():
         read(scenes[layouts[0]][0])  # load the model

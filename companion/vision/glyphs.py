@@ -291,7 +291,7 @@ def _joined_below(got: list, ranks: dict) -> dict | None:
     ``ranks`` for those alone, or None where there are none (see :data:`SUIT_JOINED`)."""
     tiles, rank, labels = ranks["tiles"], ranks["rank"], ranks["labels"]
     x, y, w, h = ranks["boxes"]
-    H, W = labels.shape[1:]
+    H = labels.shape[1]
     keep = []
     for k, (t, r) in enumerate(zip(tiles.tolist(), rank.tolist())):
         if got[t] is not None:
