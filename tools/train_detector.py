@@ -7,7 +7,8 @@
 A small fully convolutional network (168k weights) looks at a frame scaled to at most 640 px and gives, at a
 quarter of its resolution, two maps: where an index corner (rank over suit) is, and how big it is (its longer
 side, as a log). Training is seeded (numpy and torch seed 14), runs on one thread and saves a checkpoint every 250
-steps in build/detector/ (an interrupted run resumes from it). Batches of 12 crops, 256x256: half synthetic scenes
+steps in build/detector/ (an interrupted run resumes from it; a checkpoint keeps its --decks and --deck-share, and
+is resumed only with the same ones, see tools/train_recipe.py). Batches of 12 crops, 256x256: half synthetic scenes
 (tools/detector_data.synthetic), half the TRAIN part of cardcounter (tools/cardcounter_split.tsv). Adam, lr 2e-3
 then 5e-4 for the last quarter. The ONNX file is written by the legacy exporter (opset 11) so that OpenCV 4.6's
 dnn module reads it, and checked against torch's own outputs with cv2.dnn.
@@ -30,6 +31,7 @@ except ImportError:  # pragma: no cover - the train extra is optional
     raise SystemExit(2) from None
 
 from tools import detector_data as D
+from tools.train_recipe import clash, recipe
 
 ROOT = Path(__file__).resolve().parents[1]
 CKPT = ROOT / "build" / "detector" / "checkpoint.pt"
@@ -128,8 +130,17 @@ def main(argv: list[str] | None = None) -> int:
     opt = torch.optim.Adam(model.parameters(), lr=2e-3)
     step = 0
     rng = np.random.default_rng(SEED)
+    wanted = recipe(a.decks, a.deck_share)
     if a.ckpt.exists():
         ck = torch.load(a.ckpt, weights_only=False)
+        problem = clash(ck.get("recipe"), wanted)
+        if problem:
+            print(f"train_detector: {a.ckpt}: {problem}. Resume with the options it was trained with, or give"
+                  f" another --ckpt to start afresh.", file=sys.stderr)
+            return 2
+        if "recipe" not in ck:
+            print(f"note: {a.ckpt} keeps no recipe (made before stop 46): its --decks and --deck-share are not"
+                  " checked against this run's")
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         step = ck["step"]
@@ -158,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"step {step} bce {m[0]:.4f} size {m[1]:.4f} {time.time() - t0:.0f}s", flush=True)
             if step % 250 == 0 or step == a.steps:
                 a.ckpt.parent.mkdir(parents=True, exist_ok=True)
-                torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step}, a.ckpt)
+                torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step,
+                            "recipe": wanted}, a.ckpt)
     export(model, a.out)
     print(f"wrote {a.out} ({a.out.stat().st_size / 1024:.0f} KiB)")
     return 0
