@@ -17,6 +17,7 @@ def test_a_checkpoint_resumed_with_its_own_recipe_goes_on():
     (recipe("build/decks", 0.2), recipe("build/decks", 0.4), "--deck-share 0.2, this run asks for 0.4"),
     (recipe("build/decks", 0.4), recipe(None, 0.4), "--decks decks, this run asks for none"),
     (recipe(None, 0.4), recipe("build/decks", 0.4), "no --decks, this run asks for decks"),
+    (recipe(None, 0.4, "standard"), recipe(None, 0.4, "lean"), "--arch standard, this run asks for lean"),
 ])
 def test_a_checkpoint_resumed_with_another_recipe_is_refused_naming_the_option(saved, wanted, said):
     assert clash(saved, wanted).endswith(said)

@@ -1,7 +1,7 @@
 """What a training run of the corner detector is made from, kept in its checkpoint so that a resumed run cannot
 quietly mix two recipes (torch-free, so that the check is tested where the ``train`` extra is not installed).
 
-A run resumed with another recipe would train its last steps on other samples and still write one ONNX file, with
+A run resumed with another recipe would train its last steps on other samples (or fail on another network's weights) and still write one ONNX file, with
 nothing to tell it from a clean run: the SVG decks' share of the faces (``--deck-share``) is not in the weights.
 
 >>> saved = recipe(decks="build/decks", deck_share=0.2)
@@ -16,14 +16,14 @@ from __future__ import annotations
 from pathlib import Path
 
 #: The options of ``tools.train_detector`` that choose the samples, as the checkpoint stores them.
-OPTIONS = {"decks": "--decks", "deck_share": "--deck-share"}
+OPTIONS = {"arch": "--arch", "decks": "--decks", "deck_share": "--deck-share"}
 
 
-def recipe(decks: str | Path | None, deck_share: float) -> dict:
-    """The recipe of a run: the decks' folder by its name (None: no SVG decks) and their share of the faces laid,
-    which only counts where decks are laid."""
+def recipe(decks: str | Path | None, deck_share: float, arch: str = "standard") -> dict:
+    """The recipe of a run: the network (``arch``), the decks' folder by its name (None: no SVG decks) and their
+    share of the faces laid, which only counts where decks are laid."""
     name = Path(decks).name if decks else None
-    return {"decks": name, "deck_share": float(deck_share) if name else None}
+    return {"arch": arch, "decks": name, "deck_share": float(deck_share) if name else None}
 
 
 def clash(saved: dict | None, wanted: dict) -> str | None:
