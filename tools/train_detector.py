@@ -48,11 +48,14 @@ def block(cin: int, cout: int, stride: int = 1, dil: int = 1, k: int = 3) -> nn.
 
 class CornerNet(nn.Module):
     """Input N x 3 x H x W (BGR / 255, H and W multiples of 16); output N x 2 x H/4 x W/4: heat logit, log size.
-    ``lean``: a cheaper variant (about half the multiply-adds) for the speed asked of a 720p frame: one convolution
-    fewer at 1/4 and 1/8, the join at 1/8 a 1x1 projection, the join at 1/4 a depthwise 3x3 and a 1x1 projection."""
+    ``arch``: ``"standard"`` (the committed network), or a cheaper variant for the speed asked of a 720p frame:
+    ``"lean"`` (about half the multiply-adds: one convolution fewer at 1/4 and 1/8, the join at 1/8 a 1x1
+    projection, the join at 1/4 a depthwise 3x3 and a 1x1 projection) or ``"slim"`` (as lean, but the join at 1/4
+    the standard 3x3, which sets how sharply the map marks a corner)."""
 
-    def __init__(self, lean: bool = False) -> None:
+    def __init__(self, arch: str = "standard") -> None:
         super().__init__()
+        lean = arch != "standard"
         self.s2 = block(3, 16, 2)
         if lean:
             self.s4 = block(16, 24, 2)
@@ -63,7 +66,7 @@ class CornerNet(nn.Module):
         self.s16 = nn.Sequential(block(40, 56, 2), block(56, 56, dil=2), block(56, 56, dil=4))
         self.up8 = block(56 + 40, 40, k=1 if lean else 3)
         self.p8 = block(40, 16, k=1)
-        if lean:
+        if arch == "lean":
             self.up4 = nn.Sequential(nn.Conv2d(16 + 24, 16 + 24, 3, padding=1, groups=16 + 24, bias=False),
                                      nn.BatchNorm2d(16 + 24), nn.ReLU(inplace=True), block(16 + 24, 24, k=1))
         else:
@@ -131,14 +134,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="also lay the faces of the SVG decks rendered here (tools.render_decks build/decks)")
     ap.add_argument("--deck-share", type=float, default=D.DECK_SHARE,
                     help=f"with --decks, the share of the faces laid that are the decks' (default {D.DECK_SHARE})")
-    ap.add_argument("--arch", choices=("standard", "lean"), default="standard",
-                    help="the network: standard (the committed one's) or lean (about half the multiply-adds)")
+    ap.add_argument("--arch", choices=("standard", "lean", "slim"), default="standard",
+                    help="the network: standard (the committed one's), lean or slim (cheaper; see CornerNet)")
     ap.add_argument("--ckpt", type=Path, default=CKPT, help=f"the checkpoint to resume from and save (default {CKPT})")
     a = ap.parse_args(argv)
     D.DECK_SHARE = a.deck_share
     torch.set_num_threads(1)
     torch.manual_seed(SEED)
-    model = CornerNet(lean=a.arch == "lean")
+    model = CornerNet(a.arch)
     opt = torch.optim.Adam(model.parameters(), lr=2e-3)
     step = 0
     rng = np.random.default_rng(SEED)
