@@ -1,8 +1,9 @@
 """What a training run of the corner detector is made from, kept in its checkpoint so that a resumed run cannot
 quietly mix two recipes (torch-free, so that the check is tested where the ``train`` extra is not installed).
 
-A run resumed with another recipe would train its last steps on other samples (or fail on another network's weights) and still write one ONNX file, with
-nothing to tell it from a clean run: the SVG decks' share of the faces (``--deck-share``) is not in the weights.
+A run resumed with another recipe would train its last steps on other samples (or fail on another network's
+weights) and still write one ONNX file, with nothing to tell it from a clean run: the SVG decks' share of the faces
+(``--deck-share``) is not in the weights.
 
 >>> saved = recipe(decks="build/decks", deck_share=0.2)
 >>> clash(saved, recipe(decks="build/decks", deck_share=0.2)) is None
