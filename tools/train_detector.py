@@ -7,8 +7,8 @@
 A small fully convolutional network (168k weights) looks at a frame scaled to at most 640 px and gives, at a
 quarter of its resolution, two maps: where an index corner (rank over suit) is, and how big it is (its longer
 side, as a log). Training is seeded (numpy and torch seed 14), runs on one thread and saves a checkpoint every 250
-steps in build/detector/ (an interrupted run resumes from it; a checkpoint keeps its --decks and --deck-share, and
-is resumed only with the same ones, see tools/train_recipe.py). Batches of 12 crops, 256x256: half synthetic scenes
+steps in build/detector/ (an interrupted run resumes from it; a checkpoint keeps its --arch, --decks and --deck-share,
+and is resumed only with the same ones, see tools/train_recipe.py). Batches of 12 crops, 256x256: half synthetic scenes
 (tools/detector_data.synthetic), half the TRAIN part of cardcounter (tools/cardcounter_split.tsv). Adam, lr 2e-3
 then 5e-4 for the last quarter. The ONNX file is written by the legacy exporter (opset 11) so that OpenCV 4.6's
 dnn module reads it, and checked against torch's own outputs with cv2.dnn.
@@ -53,9 +53,13 @@ class CornerNet(nn.Module):
     projection, the join at 1/4 a depthwise 3x3 and a 1x1 projection) or ``"slim"`` (as lean, but the join at 1/4
     the standard 3x3, which sets how sharply the map marks a corner)."""
 
+    ARCHS = ("standard", "lean", "slim")
+
     def __init__(self, arch: str = "standard") -> None:
         super().__init__()
-        lean = arch != "standard"
+        if arch not in self.ARCHS:
+            raise ValueError(f"no corner network {arch!r}: one of {', '.join(self.ARCHS)}")
+        lean = arch != "standard"  # lean and slim share all but the join at 1/4
         self.s2 = block(3, 16, 2)
         if lean:
             self.s4 = block(16, 24, 2)
@@ -134,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="also lay the faces of the SVG decks rendered here (tools.render_decks build/decks)")
     ap.add_argument("--deck-share", type=float, default=D.DECK_SHARE,
                     help=f"with --decks, the share of the faces laid that are the decks' (default {D.DECK_SHARE})")
-    ap.add_argument("--arch", choices=("standard", "lean", "slim"), default="standard",
+    ap.add_argument("--arch", choices=CornerNet.ARCHS, default="standard",
                     help="the network: standard (the committed one's), lean or slim (cheaper; see CornerNet)")
     ap.add_argument("--ckpt", type=Path, default=CKPT, help=f"the checkpoint to resume from and save (default {CKPT})")
     a = ap.parse_args(argv)
@@ -154,8 +158,8 @@ def main(argv: list[str] | None = None) -> int:
                   f" another --ckpt to start afresh.", file=sys.stderr)
             return 2
         if "recipe" not in ck:
-            print(f"note: {a.ckpt} keeps no recipe (made before stop 46): its --decks and --deck-share are not"
-                  " checked against this run's")
+            print(f"note: {a.ckpt} keeps no recipe (made before stop 46): its --arch, --decks and --deck-share"
+                  " are not checked against this run's")
         model.load_state_dict(ck["model"])
         opt.load_state_dict(ck["opt"])
         step = ck["step"]

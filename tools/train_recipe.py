@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-#: The options of ``tools.train_detector`` that choose the samples, as the checkpoint stores them.
+#: The options of ``tools.train_detector`` that choose the network and its samples, as the checkpoint stores them.
 OPTIONS = {"arch": "--arch", "decks": "--decks", "deck_share": "--deck-share"}
 
 
