@@ -2,7 +2,7 @@
 
     python -m tools.eval_real [--reader old|new] [--sets webcam-single,cardcounter] [--part heldout|train|all]
                               [--sample N] [--data ../shared/data] [--model corners.onnx] [--lean L [--top-down]]
-                              [-v]
+                              [--set "detector.NAMER=False"] [-v]
 
 Sets: ``webcam-single`` (one card a photo), ``table-overlap`` (fanned hands), ``card-faces`` (flattened faces that
 fill their photo, read as they are), ``card-faces+border`` (the same on a 160 px dark border) and ``cardcounter``
@@ -21,7 +21,8 @@ README: for table-overlap an "extra" is worth a look before calling it wrong).
 
 ``--lean L`` shows every photo as a camera leaning away from straight down would film it (its height squeezed to
 ``L``), read as it is or, with ``--top-down``, straightened first as the tracker straightens a calibrated mat
-(:mod:`companion.vision.topdown`, with the squeeze as the calibration).
+(:mod:`companion.vision.topdown`, with the squeeze as the calibration). ``--set`` changes the reader's settings as
+``tools.eval_ab`` does, to compare them on the real photos.
 """
 
 from __future__ import annotations
@@ -194,8 +195,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lean", type=float, default=1.0,
                     help="show each photo as a camera leaning to this would (its height squeezed; 1: as it is)")
     ap.add_argument("--top-down", action="store_true", help="with --lean: straighten each photo before reading it")
+    ap.add_argument("--set", default="", help="reader settings, as tools.eval_ab takes them: \"detector.NAMER=False\"")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
+    from tools.eval_ab import applied, parse_setting
+
+    try:
+        setting = parse_setting(a.set)
+    except ValueError as e:
+        print(f"eval_real: --set: {e}", file=sys.stderr)
+        return 2
+    with applied(setting):
+        return _measure(a)
+
+
+def _measure(a) -> int:
     if not 0.1 <= a.lean <= 1:
         print(f"eval_real: --lean must be between 0.1 and 1, not {a.lean:g}", file=sys.stderr)
         return 2
@@ -222,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     want = [s for s in a.sets.split(",") if s]
     dump = a.dump.open("w") if a.dump else None
-    print(f"reader {a.reader}, cardcounter part {a.part}" + (f", about {a.sample} photos a set" if a.sample else "")
+    print(f"reader {a.reader}, cardcounter part {a.part}" + (f", set {a.set}" if a.set else "")
+          + (f", about {a.sample} photos a set" if a.sample else "")
           + (f", camera leaning to {a.lean:g}{', read top-down' if a.top_down else ''}"
              if a.lean < 1 or a.top_down else ""))
     print("| set | photos | cards | found | misread (of reported) | misread after a look (see SEEN) | unknown |"
