@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 IS_PI := $(shell grep -qsi 'raspberry pi' /proc/device-tree/model && echo 1)
 VENV_FLAGS := $(if $(IS_PI),--system-site-packages,)
 
-.PHONY: run test test-fast test-games lint docs bench screenshots model detector install-service clean test-pi-libs setup pi-smoke
+.PHONY: run test test-fast test-games lint docs bench screenshots model detector namer install-service clean test-pi-libs setup pi-smoke
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
@@ -139,3 +139,15 @@ model: $(STAMP)
 detector: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	nice -n 19 $(BIN)/python -m tools.train_detector
+
+# The index namer (issue 14, stop 47): the glyph search's boxes cut from synthetic scenes of the training decks and
+# cardcounter's fit part, then torch (the `train` extra), seeded, resumable from build/namer/checkpoint.pt; writes
+# companion/vision/models/namer.onnx. How: companion/vision/models/README.md.
+namer: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	test -d build/decks || $(MAKE) model
+	mkdir -p build/namer
+	test -f build/namer/synth1.npz || nice -n 19 $(BIN)/python -m tools.index_samples synthetic build/namer/synth1.npz --seed 1 --scenes 1500
+	test -f build/namer/synth2.npz || nice -n 19 $(BIN)/python -m tools.index_samples synthetic build/namer/synth2.npz --seed 2 --scenes 1500
+	test -f build/namer/cc-fit.npz || nice -n 19 $(BIN)/python -m tools.index_samples cardcounter build/namer/cc-fit.npz
+	nice -n 19 $(BIN)/python -m tools.train_namer build/namer/synth1.npz build/namer/synth2.npz build/namer/cc-fit.npz
