@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -23,7 +22,7 @@ import cv2
 import numpy as np
 
 from . import corners as corner_search
-from . import namer
+from . import namer, onnx_net
 from . import paper
 from .classifier import GlyphModel
 from .detection import BACK, FULL_SIZE, UNKNOWN, Detection
@@ -58,19 +57,7 @@ AGREE = True
 
 def _net():
     """The network in :data:`MODEL` (None where that file is absent), loaded once."""
-    return _load(str(MODEL))
-
-
-@lru_cache(maxsize=2)
-def _load(path: str):
-    if not Path(path).exists():
-        return None
-    # OpenCV 5.0's classic engine is the one OpenCV 4.6 (the Pi's) has, and here a fifth faster than the new one it
-    # picks by default (21 against 26 ms a 640x360 frame on one core; outputs within 3e-5). OpenCV 5.1 has no
-    # classic engine left to ask for (ENGINE_AUTO, ENGINE_OPENCV and ENGINE_ORT all build the new graph): there the
-    # default runs, 25-33 ms a frame on one core here (2026-12-03)
-    classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
-    return cv2.dnn.readNetFromONNX(path) if classic is None else cv2.dnn.readNetFromONNX(path, engine=classic)
+    return onnx_net.load(str(MODEL))
 
 
 #: What :func:`heat_map` gives: each cell's heat and the corner size it says, and the scale the frame was shrunk by.

@@ -8,6 +8,8 @@ its floor is named where the namer names the same card (see ``detector.find_corn
 alone.
 
 >>> import numpy as np
+
+from . import onnx_net
 >>> index_crop(np.full((100, 100, 3), 200, np.uint8), np.float32([[10, 10], [30, 10], [30, 50], [10, 50]])).shape
 (3, 48, 32)
 """
@@ -15,11 +17,12 @@ alone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from . import onnx_net
 
 MODEL = Path(__file__).resolve().parent / "models" / "namer.onnx"
 #: The upright index box is cut to this many pixels (wide, tall), with MARGIN of its size round it.
@@ -54,15 +57,7 @@ def _shrinks(quad: np.ndarray) -> bool:
 
 
 def _net():
-    return _load(str(MODEL))
-
-
-@lru_cache(maxsize=2)
-def _load(path: str):
-    if not Path(path).exists():
-        return None
-    classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
-    return cv2.dnn.readNetFromONNX(path) if classic is None else cv2.dnn.readNetFromONNX(path, engine=classic)
+    return onnx_net.load(str(MODEL))
 
 
 def available() -> bool:
