@@ -2,7 +2,7 @@
 
     python -m tools.eval_real [--reader old|new] [--sets webcam-single,cardcounter] [--part heldout|train|all]
                               [--sample N] [--data ../shared/data] [--model corners.onnx] [--lean L [--top-down]]
-                              [--set "detector.NAMER=False"] [-v]
+                              [--set "detector.NAMER=True"] [-v]
 
 Sets: ``webcam-single`` (one card a photo), ``table-overlap`` (fanned hands), ``card-faces`` (flattened faces that
 fill their photo, read as they are), ``card-faces+border`` (the same on a 160 px dark border) and ``cardcounter``
@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lean", type=float, default=1.0,
                     help="show each photo as a camera leaning to this would (its height squeezed; 1: as it is)")
     ap.add_argument("--top-down", action="store_true", help="with --lean: straighten each photo before reading it")
-    ap.add_argument("--set", default="", help="reader settings, as tools.eval_ab takes them: \"detector.NAMER=False\"")
+    ap.add_argument("--set", default="", help="reader settings, as tools.eval_ab takes them: \"detector.NAMER=True\"")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
     from tools.eval_ab import applied, parse_setting

@@ -8,8 +8,6 @@ its floor is named where the namer names the same card (see ``detector.find_corn
 alone.
 
 >>> import numpy as np
-
-from . import onnx_net
 >>> index_crop(np.full((100, 100, 3), 200, np.uint8), np.float32([[10, 10], [30, 10], [30, 50], [10, 50]])).shape
 (3, 48, 32)
 """
@@ -22,14 +20,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from ..cards import RANKS, SUITS
 from . import onnx_net
 
 MODEL = Path(__file__).resolve().parent / "models" / "namer.onnx"
 #: The upright index box is cut to this many pixels (wide, tall), with MARGIN of its size round it.
 CROP_W, CROP_H = 32, 48
 MARGIN = 0.12
-#: The namer's classes: the 52 cards, then NONE (not an index: a pip, the picture, the table).
-RANKS, SUITS = "A23456789TJQK", "CDHS"
+#: The namer's classes, in the order its outputs come: the 52 cards (by suit, then rank, as ``synth.ALL_CARDS``),
+#: then NONE (not an index: a pip, the picture, the table).
 CODES = tuple(r + s for s in SUITS for r in RANKS)
 NONE = "-"
 CLASSES = CODES + (NONE,)
